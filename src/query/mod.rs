@@ -1,0 +1,33 @@
+//! Pure geometric queries over `(shape, pose)` pairs.
+//!
+//! # Naming rule
+//! One module per operation, one file per shape pair:
+//! `query/<op>/<op>_<a>_<b>.rs` holds `<op>_<a>_<b>`, written for one order
+//! of the pair only; the single dispatch function of each operation
+//! (`intersects`, `contact`, `distance`, ...) has one `match (a, b)` that
+//! flips the other order. Box-like kinds (Aabb, OrientedRect, TileTriangle)
+//! reach the generic `polygon` functions unless a special-case file exists
+//! for the pair (e.g. `intersects_circle_aabb.rs`); the special cases are
+//! property-tested against the generic polygon path.
+//!
+//! # Touching counts
+//! Shapes are closed sets: two shapes that touch (distance exactly 0)
+//! intersect, a point on a boundary is inside, and `contact` reports a
+//! manifold of depth 0. So everywhere `intersects(a, b) == (distance(a, b) == 0)`.
+//!
+//! # Frames and units
+//! Inputs are shapes in their local frames plus a [`crate::math::Pose`] each;
+//! every result (points, normals, distances) is in world coordinates, metres.
+//! Normals point from shape A to shape B.
+
+pub mod contact;
+pub mod distance;
+pub mod intersects;
+pub mod placed;
+pub mod point_inside;
+
+pub use contact::{ContactPoint, FeatureId, Manifold, contact, contact_with_margin};
+pub use distance::{ClosestPoints, closest_points, distance};
+pub use intersects::intersects;
+pub use placed::{Placed, WorldPolygon};
+pub use point_inside::point_inside;

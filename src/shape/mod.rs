@@ -1,0 +1,110 @@
+//! Shapes, stored once in their local frame and placed by a [`crate::math::Pose`].
+//!
+//! Every constructor validates its input and returns [`ShapeError`] naming what
+//! was wrong and where. The solid kinds (with area) are [`Circle`], [`Capsule`],
+//! [`Aabb`], [`OrientedRect`], [`ConvexPolygon`], [`TileTriangle`] and
+//! [`SimplePolygon`]; [`Point`], [`Line`] and [`Segment`] have no area.
+
+mod boxes;
+mod convex_polygon;
+mod error;
+mod mass;
+pub(crate) mod outline;
+mod primitives;
+mod simple_polygon;
+
+pub use boxes::{Aabb, Corner, OrientedRect, TileTriangle};
+pub use convex_polygon::ConvexPolygon;
+pub use error::ShapeError;
+pub use mass::{MassProperties, polygon_mass};
+pub use primitives::{Capsule, Circle, Line, Point, Segment};
+pub use simple_polygon::SimplePolygon;
+
+/// Any shape the queries accept.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Shape {
+    /// A single point.
+    Point(Point),
+    /// An infinite line.
+    Line(Line),
+    /// A segment without thickness.
+    Segment(Segment),
+    /// A segment with thickness (a thick shot trace).
+    Capsule(Capsule),
+    /// A disc.
+    Circle(Circle),
+    /// A box, axis-aligned in its local frame.
+    Aabb(Aabb),
+    /// A rotated rectangle.
+    OrientedRect(OrientedRect),
+    /// A convex polygon.
+    ConvexPolygon(ConvexPolygon),
+    /// A right-triangle tile.
+    TileTriangle(TileTriangle),
+    /// A simple, possibly non-convex polygon.
+    SimplePolygon(SimplePolygon),
+}
+
+/// The kind of a [`Shape`], without its data.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ShapeKind {
+    /// [`Shape::Point`]
+    Point,
+    /// [`Shape::Line`]
+    Line,
+    /// [`Shape::Segment`]
+    Segment,
+    /// [`Shape::Capsule`]
+    Capsule,
+    /// [`Shape::Circle`]
+    Circle,
+    /// [`Shape::Aabb`]
+    Aabb,
+    /// [`Shape::OrientedRect`]
+    OrientedRect,
+    /// [`Shape::ConvexPolygon`]
+    ConvexPolygon,
+    /// [`Shape::TileTriangle`]
+    TileTriangle,
+    /// [`Shape::SimplePolygon`]
+    SimplePolygon,
+}
+
+impl Shape {
+    /// The kind of this shape.
+    pub fn kind(&self) -> ShapeKind {
+        match self {
+            Shape::Point(_) => ShapeKind::Point,
+            Shape::Line(_) => ShapeKind::Line,
+            Shape::Segment(_) => ShapeKind::Segment,
+            Shape::Capsule(_) => ShapeKind::Capsule,
+            Shape::Circle(_) => ShapeKind::Circle,
+            Shape::Aabb(_) => ShapeKind::Aabb,
+            Shape::OrientedRect(_) => ShapeKind::OrientedRect,
+            Shape::ConvexPolygon(_) => ShapeKind::ConvexPolygon,
+            Shape::TileTriangle(_) => ShapeKind::TileTriangle,
+            Shape::SimplePolygon(_) => ShapeKind::SimplePolygon,
+        }
+    }
+
+    /// True for the kinds with area (everything but points, lines and segments).
+    pub fn is_solid(&self) -> bool {
+        !matches!(self, Shape::Point(_) | Shape::Line(_) | Shape::Segment(_))
+    }
+}
+
+macro_rules! shape_from {
+    ($($kind:ident),*) => {$(
+        impl From<$kind> for Shape {
+            fn from(shape: $kind) -> Shape {
+                Shape::$kind(shape)
+            }
+        }
+    )*};
+}
+shape_from!(Point, Line, Segment, Capsule, Circle, Aabb, OrientedRect, ConvexPolygon, TileTriangle, SimplePolygon);
+
+/// Identifies a named part of a body (a node of a circle tree) in hit reports
+/// and contacts; the tree keeps the table from ids to names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PartId(pub u32);
