@@ -21,10 +21,26 @@ fn pairs() -> Vec<Pair> {
     let octagon = || Shape::from(ConvexPolygon::regular(8, 0.6, 0.1).unwrap());
     let capsule = || Shape::from(Capsule::new(vec2(-0.6, 0.0), vec2(0.6, 0.0), 0.2).unwrap());
     vec![
-        Pair { name: "circle_circle", a: circle(), b: circle() },
-        Pair { name: "circle_polygon8", a: circle(), b: octagon() },
-        Pair { name: "polygon8_polygon8", a: octagon(), b: octagon() },
-        Pair { name: "capsule_polygon8", a: capsule(), b: octagon() },
+        Pair {
+            name: "circle_circle",
+            a: circle(),
+            b: circle(),
+        },
+        Pair {
+            name: "circle_polygon8",
+            a: circle(),
+            b: octagon(),
+        },
+        Pair {
+            name: "polygon8_polygon8",
+            a: octagon(),
+            b: octagon(),
+        },
+        Pair {
+            name: "capsule_polygon8",
+            a: capsule(),
+            b: octagon(),
+        },
     ]
 }
 
@@ -34,8 +50,16 @@ fn bench_queries(c: &mut Criterion) {
     let separated = Pose::new(vec2(2.5, 0.7), 0.5);
     for pair in pairs() {
         // Sanity: the two configurations are what their names say.
-        assert!(intersects(&pair.a, &pose_a, &pair.b, &overlapping), "{}", pair.name);
-        assert!(!intersects(&pair.a, &pose_a, &pair.b, &separated), "{}", pair.name);
+        assert!(
+            intersects(&pair.a, &pose_a, &pair.b, &overlapping),
+            "{}",
+            pair.name
+        );
+        assert!(
+            !intersects(&pair.a, &pose_a, &pair.b, &separated),
+            "{}",
+            pair.name
+        );
         let mut group = c.benchmark_group(pair.name);
         for (label, pose_b) in [("overlapping", overlapping), ("separated", separated)] {
             group.bench_function(format!("intersects/{label}"), |bench| {

@@ -26,6 +26,7 @@
 
 #![warn(missing_docs)]
 
+pub mod dynamics;
 pub mod math;
 pub mod query;
 pub mod shape;

@@ -8,8 +8,8 @@
 
 use circlet::math::{Pose, Vec2, vec2};
 use circlet::shape::{
-    Aabb, Capsule, Circle, ConvexPolygon, Corner, Line, OrientedRect, Point, Segment, ShapeError, SimplePolygon,
-    TileTriangle,
+    Aabb, Capsule, Circle, ConvexPolygon, Corner, Line, OrientedRect, Point, Segment, ShapeError,
+    SimplePolygon, TileTriangle,
 };
 
 const NAN: f32 = f32::NAN;
@@ -19,25 +19,60 @@ const INF: f32 = f32::INFINITY;
 fn nan_and_infinite_coordinates_name_the_field() {
     assert_eq!(
         Point::new(vec2(NAN, 0.0)),
-        Err(ShapeError::NonFinite { field: "position", index: None })
+        Err(ShapeError::NonFinite {
+            field: "position",
+            index: None
+        })
     );
-    assert!(matches!(Line::new(vec2(0.0, INF), vec2(1.0, 0.0)), Err(ShapeError::NonFinite { field: "point", .. })));
-    assert!(matches!(Segment::new(vec2(0.0, 0.0), vec2(NAN, 1.0)), Err(ShapeError::NonFinite { field: "b", .. })));
-    assert!(matches!(Circle::new(vec2(-INF, 0.0), 1.0), Err(ShapeError::NonFinite { field: "center", .. })));
-    assert!(matches!(Circle::new(vec2(0.0, 0.0), NAN), Err(ShapeError::NonFinite { field: "radius", .. })));
-    assert!(matches!(Aabb::new(vec2(0.0, 0.0), vec2(INF, 1.0)), Err(ShapeError::NonFinite { field: "max", .. })));
+    assert!(matches!(
+        Line::new(vec2(0.0, INF), vec2(1.0, 0.0)),
+        Err(ShapeError::NonFinite { field: "point", .. })
+    ));
+    assert!(matches!(
+        Segment::new(vec2(0.0, 0.0), vec2(NAN, 1.0)),
+        Err(ShapeError::NonFinite { field: "b", .. })
+    ));
+    assert!(matches!(
+        Circle::new(vec2(-INF, 0.0), 1.0),
+        Err(ShapeError::NonFinite {
+            field: "center",
+            ..
+        })
+    ));
+    assert!(matches!(
+        Circle::new(vec2(0.0, 0.0), NAN),
+        Err(ShapeError::NonFinite {
+            field: "radius",
+            ..
+        })
+    ));
+    assert!(matches!(
+        Aabb::new(vec2(0.0, 0.0), vec2(INF, 1.0)),
+        Err(ShapeError::NonFinite { field: "max", .. })
+    ));
     assert!(matches!(
         OrientedRect::new(vec2(0.0, 0.0), vec2(1.0, 1.0), INF),
         Err(ShapeError::NonFinite { field: "angle", .. })
     ));
-    let outline = [vec2(0.0, 0.0), vec2(1.0, 0.0), vec2(1.0, 1.0), vec2(0.0, INF)];
+    let outline = [
+        vec2(0.0, 0.0),
+        vec2(1.0, 0.0),
+        vec2(1.0, 1.0),
+        vec2(0.0, INF),
+    ];
     assert_eq!(
         ConvexPolygon::new(&outline),
-        Err(ShapeError::NonFinite { field: "vertex", index: Some(3) })
+        Err(ShapeError::NonFinite {
+            field: "vertex",
+            index: Some(3)
+        })
     );
     assert_eq!(
         SimplePolygon::new(&outline),
-        Err(ShapeError::NonFinite { field: "vertex", index: Some(3) })
+        Err(ShapeError::NonFinite {
+            field: "vertex",
+            index: Some(3)
+        })
     );
 }
 
@@ -45,19 +80,31 @@ fn nan_and_infinite_coordinates_name_the_field() {
 fn zero_or_negative_sizes_are_rejected() {
     assert_eq!(
         Circle::new(vec2(0.0, 0.0), 0.0),
-        Err(ShapeError::NonPositive { field: "radius", value: 0.0 })
+        Err(ShapeError::NonPositive {
+            field: "radius",
+            value: 0.0
+        })
     );
     assert_eq!(
         Circle::new(vec2(0.0, 0.0), -2.0),
-        Err(ShapeError::NonPositive { field: "radius", value: -2.0 })
+        Err(ShapeError::NonPositive {
+            field: "radius",
+            value: -2.0
+        })
     );
     assert_eq!(
         Capsule::from_thickness(vec2(0.0, 0.0), vec2(1.0, 0.0), -0.1),
-        Err(ShapeError::NonPositive { field: "thickness", value: -0.1 })
+        Err(ShapeError::NonPositive {
+            field: "thickness",
+            value: -0.1
+        })
     );
     assert_eq!(
         OrientedRect::new(vec2(0.0, 0.0), vec2(1.0, 0.0), 0.0),
-        Err(ShapeError::NonPositive { field: "half_extents.y", value: 0.0 })
+        Err(ShapeError::NonPositive {
+            field: "half_extents.y",
+            value: 0.0
+        })
     );
     assert_eq!(
         Aabb::new(vec2(0.0, 0.0), vec2(0.0, 1.0)),
@@ -69,7 +116,10 @@ fn zero_or_negative_sizes_are_rejected() {
     );
     assert_eq!(
         ConvexPolygon::regular(6, 0.0, 0.0),
-        Err(ShapeError::NonPositive { field: "radius", value: 0.0 })
+        Err(ShapeError::NonPositive {
+            field: "radius",
+            value: 0.0
+        })
     );
 }
 
@@ -77,37 +127,90 @@ fn zero_or_negative_sizes_are_rejected() {
 fn too_few_points() {
     for count in 0..3 {
         let points: Vec<Vec2> = (0..count).map(|i| vec2(i as f32, (i * i) as f32)).collect();
-        assert_eq!(ConvexPolygon::new(&points), Err(ShapeError::TooFewPoints { count }));
-        assert_eq!(SimplePolygon::new(&points), Err(ShapeError::TooFewPoints { count }));
+        assert_eq!(
+            ConvexPolygon::new(&points),
+            Err(ShapeError::TooFewPoints { count })
+        );
+        assert_eq!(
+            SimplePolygon::new(&points),
+            Err(ShapeError::TooFewPoints { count })
+        );
     }
 }
 
 #[test]
 fn repeated_points_name_both_indices() {
-    let outline = [vec2(0.0, 0.0), vec2(2.0, 0.0), vec2(2.0, 2.0), vec2(2.0, 2.0), vec2(0.0, 2.0)];
-    let expected = Err(ShapeError::RepeatedPoint { index: 3, previous: 2 });
+    let outline = [
+        vec2(0.0, 0.0),
+        vec2(2.0, 0.0),
+        vec2(2.0, 2.0),
+        vec2(2.0, 2.0),
+        vec2(0.0, 2.0),
+    ];
+    let expected = Err(ShapeError::RepeatedPoint {
+        index: 3,
+        previous: 2,
+    });
     assert_eq!(ConvexPolygon::new(&outline), expected);
-    assert_eq!(SimplePolygon::new(&outline).map(|_| ()), expected.map(|_: ConvexPolygon| ()));
+    assert_eq!(
+        SimplePolygon::new(&outline).map(|_| ()),
+        expected.map(|_: ConvexPolygon| ())
+    );
     // The closing edge counts too: last point equal to the first.
-    let closed = [vec2(0.0, 0.0), vec2(2.0, 0.0), vec2(2.0, 2.0), vec2(0.0, 0.0)];
-    assert_eq!(ConvexPolygon::new(&closed), Err(ShapeError::RepeatedPoint { index: 0, previous: 3 }));
+    let closed = [
+        vec2(0.0, 0.0),
+        vec2(2.0, 0.0),
+        vec2(2.0, 2.0),
+        vec2(0.0, 0.0),
+    ];
+    assert_eq!(
+        ConvexPolygon::new(&closed),
+        Err(ShapeError::RepeatedPoint {
+            index: 0,
+            previous: 3
+        })
+    );
 }
 
 #[test]
 fn collinear_points_are_named() {
-    let outline = [vec2(0.0, 0.0), vec2(1.0, 0.0), vec2(2.0, 2.0), vec2(1.0, 2.0), vec2(0.0, 2.0)];
-    assert_eq!(ConvexPolygon::new(&outline), Err(ShapeError::CollinearPoint { index: 3 }));
-    assert_eq!(SimplePolygon::new(&outline).err(), Some(ShapeError::CollinearPoint { index: 3 }));
-    let flat = [vec2(0.0, 0.0), vec2(1.0, 1.0), vec2(3.0, 3.0), vec2(2.0, 2.0)];
+    let outline = [
+        vec2(0.0, 0.0),
+        vec2(1.0, 0.0),
+        vec2(2.0, 2.0),
+        vec2(1.0, 2.0),
+        vec2(0.0, 2.0),
+    ];
+    assert_eq!(
+        ConvexPolygon::new(&outline),
+        Err(ShapeError::CollinearPoint { index: 3 })
+    );
+    assert_eq!(
+        SimplePolygon::new(&outline).err(),
+        Some(ShapeError::CollinearPoint { index: 3 })
+    );
+    let flat = [
+        vec2(0.0, 0.0),
+        vec2(1.0, 1.0),
+        vec2(3.0, 3.0),
+        vec2(2.0, 2.0),
+    ];
     assert_eq!(ConvexPolygon::new(&flat), Err(ShapeError::Degenerate));
 }
 
 #[test]
 fn clockwise_input_is_accepted_and_reoriented() {
-    let clockwise = [vec2(0.0, 0.0), vec2(0.0, 1.0), vec2(1.0, 1.0), vec2(1.0, 0.0)];
+    let clockwise = [
+        vec2(0.0, 0.0),
+        vec2(0.0, 1.0),
+        vec2(1.0, 1.0),
+        vec2(1.0, 0.0),
+    ];
     let polygon = ConvexPolygon::new(&clockwise).unwrap();
     let v = polygon.vertices();
-    let area2: f32 = (0..v.len()).map(|i| circlet::math::cross(v[i], v[(i + 1) % v.len()])).sum();
+    let area2: f32 = (0..v.len())
+        .map(|i| circlet::math::cross(v[i], v[(i + 1) % v.len()]))
+        .sum();
     assert!(area2 > 0.0, "stored counter-clockwise");
     let simple = SimplePolygon::new(&clockwise).unwrap();
     assert!(simple.area() > 0.0);
@@ -115,8 +218,17 @@ fn clockwise_input_is_accepted_and_reoriented() {
 
 #[test]
 fn non_convex_input_to_convex_polygon_names_the_reflex_point() {
-    let arrow = [vec2(0.0, 0.0), vec2(4.0, 0.0), vec2(4.0, 4.0), vec2(2.0, 1.0), vec2(0.0, 4.0)];
-    assert_eq!(ConvexPolygon::new(&arrow), Err(ShapeError::NotConvex { index: 3 }));
+    let arrow = [
+        vec2(0.0, 0.0),
+        vec2(4.0, 0.0),
+        vec2(4.0, 4.0),
+        vec2(2.0, 1.0),
+        vec2(0.0, 4.0),
+    ];
+    assert_eq!(
+        ConvexPolygon::new(&arrow),
+        Err(ShapeError::NotConvex { index: 3 })
+    );
     // The same outline is a valid simple polygon; without Steiner points its
     // reflex vertex needs three convex pieces.
     assert_eq!(SimplePolygon::new(&arrow).unwrap().pieces().len(), 3);
@@ -124,8 +236,19 @@ fn non_convex_input_to_convex_polygon_names_the_reflex_point() {
 
 #[test]
 fn self_intersecting_simple_polygon_names_the_edges() {
-    let bow_tie = [vec2(0.0, 0.0), vec2(2.0, 2.0), vec2(2.0, 0.0), vec2(0.0, 2.0)];
-    assert_eq!(SimplePolygon::new(&bow_tie), Err(ShapeError::SelfIntersecting { edge_a: 0, edge_b: 2 }));
+    let bow_tie = [
+        vec2(0.0, 0.0),
+        vec2(2.0, 2.0),
+        vec2(2.0, 0.0),
+        vec2(0.0, 2.0),
+    ];
+    assert_eq!(
+        SimplePolygon::new(&bow_tie),
+        Err(ShapeError::SelfIntersecting {
+            edge_a: 0,
+            edge_b: 2
+        })
+    );
     // An outline whose vertex touches a non-adjacent edge is not simple either.
     let touching = [
         vec2(0.0, 0.0),
@@ -134,7 +257,10 @@ fn self_intersecting_simple_polygon_names_the_edges() {
         vec2(2.0, 0.0),
         vec2(0.0, 4.0),
     ];
-    assert!(matches!(SimplePolygon::new(&touching), Err(ShapeError::SelfIntersecting { .. })));
+    assert!(matches!(
+        SimplePolygon::new(&touching),
+        Err(ShapeError::SelfIntersecting { .. })
+    ));
 }
 
 #[test]
@@ -145,7 +271,19 @@ fn invalid_poses_are_reported_by_validate() {
 
 #[test]
 fn constructors_never_panic_on_garbage() {
-    let specials = [0.0, -0.0, 1.0, -1.0, 1e-30, 1e30, f32::MAX, f32::MIN, NAN, INF, -INF];
+    let specials = [
+        0.0,
+        -0.0,
+        1.0,
+        -1.0,
+        1e-30,
+        1e30,
+        f32::MAX,
+        f32::MIN,
+        NAN,
+        INF,
+        -INF,
+    ];
     for &x in &specials {
         for &y in &specials {
             let p = vec2(x, y);

@@ -89,7 +89,8 @@ pub fn reject_collinear(outline: &[Vec2], original_index: &[usize]) -> Result<()
     for i in 0..n {
         let s = turn_sine(outline[(i + n - 1) % n], outline[i], outline[(i + 1) % n]);
         let straight_on = s.abs() <= COLLINEAR_TOLERANCE
-            && (outline[i] - outline[(i + n - 1) % n]).dot(&(outline[(i + 1) % n] - outline[i])) > 0.0;
+            && (outline[i] - outline[(i + n - 1) % n]).dot(&(outline[(i + 1) % n] - outline[i]))
+                > 0.0;
         let spike = s.abs() <= COLLINEAR_TOLERANCE && !straight_on;
         if straight_on || spike {
             return Err(ShapeError::CollinearPoint {
