@@ -30,3 +30,4 @@ pub mod dynamics;
 pub mod math;
 pub mod query;
 pub mod shape;
+pub mod world;
