@@ -16,6 +16,7 @@ mod collider;
 mod error;
 mod handles;
 mod hash;
+mod islands;
 mod pairs;
 mod settings;
 mod step;
@@ -25,7 +26,7 @@ pub use collider::{Collider, ColliderDef, Filter, Material};
 pub use error::WorldError;
 pub use handles::{BodyHandle, ColliderHandle, ProjectileHandle};
 pub use settings::{AABB_MARGIN, LINEAR_SLOP, SPECULATIVE_DISTANCE, WorldSettings};
-pub use step::ContactEvent;
+pub use step::Event;
 
 use crate::math::{Pose, Real, Vec2};
 use crate::shape::{MassProperties, Shape};
@@ -60,7 +61,7 @@ pub struct World {
     bodies: SlotMap<BodyKey, Body>,
     colliders: SlotMap<ColliderKey, Collider>,
     contacts: BTreeMap<(ColliderHandle, ColliderHandle), step::ContactPair>,
-    events: Vec<ContactEvent>,
+    events: Vec<Event>,
     step_count: u64,
 }
 
@@ -102,7 +103,7 @@ impl World {
         self.step_count
     }
 
-    fn body_handle(&self, key: BodyKey) -> BodyHandle {
+    pub(crate) fn body_handle(&self, key: BodyKey) -> BodyHandle {
         BodyHandle {
             key,
             world: self.id,
@@ -378,12 +379,12 @@ impl World {
     }
 
     /// Contact events of the last step (began / ended), in a deterministic order.
-    pub fn events(&self) -> &[ContactEvent] {
+    pub fn events(&self) -> &[Event] {
         &self.events
     }
 
     /// Takes the events of the last step, leaving none.
-    pub fn drain_events(&mut self) -> Vec<ContactEvent> {
+    pub fn drain_events(&mut self) -> Vec<Event> {
         std::mem::take(&mut self.events)
     }
 

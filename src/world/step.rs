@@ -36,9 +36,9 @@ pub(crate) struct ContactPair {
     pub sensor: bool,
 }
 
-/// Something that happened between two colliders during a step.
+/// Something that happened during a step: contacts, sensors, sleep.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ContactEvent {
+pub enum Event {
     /// Two solid colliders started touching.
     Began(ColliderHandle, ColliderHandle),
     /// Two solid colliders stopped touching (or one was removed).
@@ -47,6 +47,10 @@ pub enum ContactEvent {
     SensorEntered(ColliderHandle, ColliderHandle),
     /// A collider left a sensor: (sensor, visitor).
     SensorLeft(ColliderHandle, ColliderHandle),
+    /// A body fell asleep.
+    Slept(super::BodyHandle),
+    /// A sleeping body woke up.
+    Woke(super::BodyHandle),
 }
 
 impl World {
@@ -269,6 +273,13 @@ impl World {
             body.force = Vec2::zeros();
             body.torque = 0.0;
         }
+        let (slept, woke) = self.update_sleep(dt);
+        for key in slept {
+            self.events.push(Event::Slept(self.body_handle(key)));
+        }
+        for key in woke {
+            self.events.push(Event::Woke(self.body_handle(key)));
+        }
         self.step_count += 1;
         Ok(())
     }
@@ -278,12 +289,12 @@ fn began_event(
     key: &(ColliderHandle, ColliderHandle),
     sensor: bool,
     colliders: &slotmap::SlotMap<super::handles::ColliderKey, super::Collider>,
-) -> ContactEvent {
+) -> Event {
     if sensor {
         let (s, v) = sensor_first(key, colliders);
-        ContactEvent::SensorEntered(s, v)
+        Event::SensorEntered(s, v)
     } else {
-        ContactEvent::Began(key.0, key.1)
+        Event::Began(key.0, key.1)
     }
 }
 
@@ -291,12 +302,12 @@ fn ended_event(
     key: &(ColliderHandle, ColliderHandle),
     sensor: bool,
     colliders: &slotmap::SlotMap<super::handles::ColliderKey, super::Collider>,
-) -> ContactEvent {
+) -> Event {
     if sensor {
         let (s, v) = sensor_first(key, colliders);
-        ContactEvent::SensorLeft(s, v)
+        Event::SensorLeft(s, v)
     } else {
-        ContactEvent::Ended(key.0, key.1)
+        Event::Ended(key.0, key.1)
     }
 }
 
