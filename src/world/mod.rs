@@ -19,6 +19,7 @@ mod hash;
 mod islands;
 mod pairs;
 mod settings;
+mod snapshot;
 mod step;
 
 pub use body::{Body, BodyDef, BodyKind};
@@ -26,6 +27,7 @@ pub use collider::{Collider, ColliderDef, Filter, Material};
 pub use error::WorldError;
 pub use handles::{BodyHandle, ColliderHandle, ProjectileHandle};
 pub use settings::{AABB_MARGIN, LINEAR_SLOP, SPECULATIVE_DISTANCE, WorldSettings};
+pub use snapshot::Snapshot;
 pub use step::Event;
 
 use crate::math::{Pose, Real, Vec2};
