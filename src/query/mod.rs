@@ -22,6 +22,7 @@
 
 pub mod contact;
 pub mod distance;
+pub mod geometry;
 pub mod intersects;
 pub mod placed;
 pub mod point_inside;
