@@ -1,1 +1,80 @@
-fn main(){}
+//! Narrow-phase cost per pair: `intersects`, `contact` and `distance` for
+//! circle–circle, circle–polygon(8), polygon(8)–polygon(8) and
+//! capsule–polygon(8), each with the pair overlapping and separated.
+//!
+//! Run: `cargo bench --bench queries`.
+
+use circlet::math::{Pose, vec2};
+use circlet::query::{contact, distance, intersects};
+use circlet::shape::{Capsule, Circle, ConvexPolygon, Shape};
+use criterion::{Criterion, criterion_group, criterion_main};
+use std::hint::black_box;
+
+struct Pair {
+    name: &'static str,
+    a: Shape,
+    b: Shape,
+}
+
+fn pairs() -> Vec<Pair> {
+    let circle = || Shape::from(Circle::new(vec2(0.0, 0.0), 0.5).unwrap());
+    let octagon = || Shape::from(ConvexPolygon::regular(8, 0.6, 0.1).unwrap());
+    let capsule = || Shape::from(Capsule::new(vec2(-0.6, 0.0), vec2(0.6, 0.0), 0.2).unwrap());
+    vec![
+        Pair {
+            name: "circle_circle",
+            a: circle(),
+            b: circle(),
+        },
+        Pair {
+            name: "circle_polygon8",
+            a: circle(),
+            b: octagon(),
+        },
+        Pair {
+            name: "polygon8_polygon8",
+            a: octagon(),
+            b: octagon(),
+        },
+        Pair {
+            name: "capsule_polygon8",
+            a: capsule(),
+            b: octagon(),
+        },
+    ]
+}
+
+fn bench_queries(c: &mut Criterion) {
+    let pose_a = Pose::new(vec2(0.0, 0.0), 0.2);
+    let overlapping = Pose::new(vec2(0.8, 0.3), 0.5);
+    let separated = Pose::new(vec2(2.5, 0.7), 0.5);
+    for pair in pairs() {
+        // Sanity: the two configurations are what their names say.
+        assert!(
+            intersects(&pair.a, &pose_a, &pair.b, &overlapping),
+            "{}",
+            pair.name
+        );
+        assert!(
+            !intersects(&pair.a, &pose_a, &pair.b, &separated),
+            "{}",
+            pair.name
+        );
+        let mut group = c.benchmark_group(pair.name);
+        for (label, pose_b) in [("overlapping", overlapping), ("separated", separated)] {
+            group.bench_function(format!("intersects/{label}"), |bench| {
+                bench.iter(|| intersects(black_box(&pair.a), &pose_a, black_box(&pair.b), &pose_b))
+            });
+            group.bench_function(format!("contact/{label}"), |bench| {
+                bench.iter(|| contact(black_box(&pair.a), &pose_a, black_box(&pair.b), &pose_b))
+            });
+            group.bench_function(format!("distance/{label}"), |bench| {
+                bench.iter(|| distance(black_box(&pair.a), &pose_a, black_box(&pair.b), &pose_b))
+            });
+        }
+        group.finish();
+    }
+}
+
+criterion_group!(benches, bench_queries);
+criterion_main!(benches);

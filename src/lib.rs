@@ -26,6 +26,8 @@
 
 #![warn(missing_docs)]
 
+pub mod dynamics;
 pub mod math;
 pub mod query;
 pub mod shape;
+pub mod world;

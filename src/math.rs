@@ -116,7 +116,9 @@ impl Pose {
     /// [`PoseError`] naming the offending field.
     pub fn validate(&self) -> Result<(), PoseError> {
         if !is_finite_vec(self.translation) {
-            return Err(PoseError::NonFinite { field: "translation" });
+            return Err(PoseError::NonFinite {
+                field: "translation",
+            });
         }
         let c = self.rotation.complex();
         if !(c.re.is_finite() && c.im.is_finite()) {
@@ -152,7 +154,9 @@ impl Pose {
     /// Maps a world point to local coordinates.
     #[inline]
     pub fn inverse_transform_point(&self, world: Vec2) -> Vec2 {
-        self.rotation.inverse_transform_vector(&(world - self.translation)) / self.scale
+        self.rotation
+            .inverse_transform_vector(&(world - self.translation))
+            / self.scale
     }
 
     /// Maps a world direction or offset to local (unrotated and unscaled).
@@ -231,6 +235,10 @@ mod tests {
         assert!(Pose::IDENTITY.validate().is_ok());
         assert!(Pose::IDENTITY.with_scale(0.0).validate().is_err());
         assert!(Pose::IDENTITY.with_scale(-1.0).validate().is_err());
-        assert!(Pose::from_translation(vec2(f32::NAN, 0.0)).validate().is_err());
+        assert!(
+            Pose::from_translation(vec2(f32::NAN, 0.0))
+                .validate()
+                .is_err()
+        );
     }
 }

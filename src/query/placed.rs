@@ -30,7 +30,8 @@ impl WorldPolygon {
 
     /// Places local counter-clockwise vertices, computing the normals.
     pub fn from_local_vertices(vertices: &[Vec2], pose: &Pose) -> Self {
-        let world: SmallVec<[Vec2; 8]> = vertices.iter().map(|v| pose.transform_point(*v)).collect();
+        let world: SmallVec<[Vec2; 8]> =
+            vertices.iter().map(|v| pose.transform_point(*v)).collect();
         let n = world.len();
         let normals = (0..n)
             .map(|i| {
@@ -88,17 +89,30 @@ impl<'a> Placed<'a> {
                 point: pose.transform_point(l.point()),
                 direction: pose.rotate(l.direction()),
             },
-            Shape::Segment(s) => Placed::Segment(pose.transform_point(s.a()), pose.transform_point(s.b())),
+            Shape::Segment(s) => {
+                Placed::Segment(pose.transform_point(s.a()), pose.transform_point(s.b()))
+            }
             Shape::Capsule(c) => Placed::Capsule(
                 pose.transform_point(c.a()),
                 pose.transform_point(c.b()),
                 pose.scale_length(c.radius()),
             ),
-            Shape::Circle(c) => Placed::Circle(pose.transform_point(c.center()), pose.scale_length(c.radius())),
-            Shape::Aabb(b) => Placed::Polygon(WorldPolygon::from_local_vertices(&b.vertices(), pose)),
-            Shape::OrientedRect(r) => Placed::Polygon(WorldPolygon::from_local_vertices(&r.vertices(), pose)),
-            Shape::ConvexPolygon(p) => Placed::Polygon(WorldPolygon::from_local(p.vertices(), p.normals(), pose)),
-            Shape::TileTriangle(t) => Placed::Polygon(WorldPolygon::from_local_vertices(&t.vertices(), pose)),
+            Shape::Circle(c) => Placed::Circle(
+                pose.transform_point(c.center()),
+                pose.scale_length(c.radius()),
+            ),
+            Shape::Aabb(b) => {
+                Placed::Polygon(WorldPolygon::from_local_vertices(&b.vertices(), pose))
+            }
+            Shape::OrientedRect(r) => {
+                Placed::Polygon(WorldPolygon::from_local_vertices(&r.vertices(), pose))
+            }
+            Shape::ConvexPolygon(p) => {
+                Placed::Polygon(WorldPolygon::from_local(p.vertices(), p.normals(), pose))
+            }
+            Shape::TileTriangle(t) => {
+                Placed::Polygon(WorldPolygon::from_local_vertices(&t.vertices(), pose))
+            }
             Shape::SimplePolygon(p) => Placed::Simple(p, *pose),
         }
     }

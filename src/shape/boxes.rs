@@ -45,7 +45,6 @@ impl Aabb {
     }
 
     /// An unchecked box, for bounds computed by the engine itself (may be empty).
-    #[allow(dead_code)] // used by the broadphase and tree bounds
     pub(crate) fn from_min_max_unchecked(min: Vec2, max: Vec2) -> Self {
         Aabb { min, max }
     }
@@ -131,7 +130,10 @@ impl OrientedRect {
 
     /// The rectangle's unit axes (its local x and y) in the local frame.
     pub fn axes(&self) -> [Vec2; 2] {
-        [self.rotation * vec2(1.0, 0.0), self.rotation * vec2(0.0, 1.0)]
+        [
+            self.rotation * vec2(1.0, 0.0),
+            self.rotation * vec2(0.0, 1.0),
+        ]
     }
 
     /// Corners counter-clockwise (local frame).
@@ -235,7 +237,12 @@ mod tests {
         assert!(ccw(&aabb.vertices()));
         let rect = OrientedRect::new(vec2(1.0, 1.0), vec2(2.0, 0.5), 0.7).unwrap();
         assert!(ccw(&rect.vertices()));
-        for missing in [Corner::UpperLeft, Corner::UpperRight, Corner::LowerLeft, Corner::LowerRight] {
+        for missing in [
+            Corner::UpperLeft,
+            Corner::UpperRight,
+            Corner::LowerLeft,
+            Corner::LowerRight,
+        ] {
             let tile = TileTriangle::new(vec2(0.0, 0.0), vec2(1.0, 1.0), missing).unwrap();
             assert!(ccw(&tile.vertices()), "{missing:?}");
             let (a, b) = tile.hypotenuse();

@@ -136,36 +136,78 @@ mod tests {
         let nan = [vec2(0.0, 0.0), vec2(1.0, f32::NAN), vec2(0.0, 1.0)];
         assert_eq!(
             ConvexPolygon::new(&nan),
-            Err(ShapeError::NonFinite { field: "vertex", index: Some(1) })
+            Err(ShapeError::NonFinite {
+                field: "vertex",
+                index: Some(1)
+            })
         );
         assert_eq!(
             ConvexPolygon::new(&[vec2(0.0, 0.0), vec2(1.0, 0.0)]),
             Err(ShapeError::TooFewPoints { count: 2 })
         );
-        let repeated = [vec2(0.0, 0.0), vec2(1.0, 0.0), vec2(1.0, 0.0), vec2(0.0, 1.0)];
+        let repeated = [
+            vec2(0.0, 0.0),
+            vec2(1.0, 0.0),
+            vec2(1.0, 0.0),
+            vec2(0.0, 1.0),
+        ];
         assert_eq!(
             ConvexPolygon::new(&repeated),
-            Err(ShapeError::RepeatedPoint { index: 2, previous: 1 })
+            Err(ShapeError::RepeatedPoint {
+                index: 2,
+                previous: 1
+            })
         );
-        let collinear = [vec2(0.0, 0.0), vec2(1.0, 0.0), vec2(2.0, 0.0), vec2(0.0, 1.0)];
+        let collinear = [
+            vec2(0.0, 0.0),
+            vec2(1.0, 0.0),
+            vec2(2.0, 0.0),
+            vec2(0.0, 1.0),
+        ];
         assert_eq!(
             ConvexPolygon::new(&collinear),
             Err(ShapeError::CollinearPoint { index: 1 })
         );
         let all_on_a_line = [vec2(0.0, 0.0), vec2(1.0, 1.0), vec2(2.0, 2.0)];
-        assert_eq!(ConvexPolygon::new(&all_on_a_line), Err(ShapeError::Degenerate));
-        let reflex = [vec2(0.0, 0.0), vec2(2.0, 0.0), vec2(1.0, 0.5), vec2(2.0, 2.0), vec2(0.0, 2.0)];
-        assert_eq!(ConvexPolygon::new(&reflex), Err(ShapeError::NotConvex { index: 2 }));
+        assert_eq!(
+            ConvexPolygon::new(&all_on_a_line),
+            Err(ShapeError::Degenerate)
+        );
+        let reflex = [
+            vec2(0.0, 0.0),
+            vec2(2.0, 0.0),
+            vec2(1.0, 0.5),
+            vec2(2.0, 2.0),
+            vec2(0.0, 2.0),
+        ];
+        assert_eq!(
+            ConvexPolygon::new(&reflex),
+            Err(ShapeError::NotConvex { index: 2 })
+        );
     }
 
     #[test]
     fn clockwise_input_is_reoriented() {
-        let clockwise = [vec2(0.0, 0.0), vec2(0.0, 1.0), vec2(1.0, 1.0), vec2(1.0, 0.0)];
+        let clockwise = [
+            vec2(0.0, 0.0),
+            vec2(0.0, 1.0),
+            vec2(1.0, 1.0),
+            vec2(1.0, 0.0),
+        ];
         let square = ConvexPolygon::new(&clockwise).unwrap();
         assert!(super::super::outline::twice_signed_area(square.vertices()) > 0.0);
         // A reflex vertex in clockwise input is reported by its input index.
-        let reflex_cw = [vec2(0.0, 2.0), vec2(2.0, 2.0), vec2(1.0, 1.5), vec2(2.0, 0.0), vec2(0.0, 0.0)];
-        assert_eq!(ConvexPolygon::new(&reflex_cw), Err(ShapeError::NotConvex { index: 2 }));
+        let reflex_cw = [
+            vec2(0.0, 2.0),
+            vec2(2.0, 2.0),
+            vec2(1.0, 1.5),
+            vec2(2.0, 0.0),
+            vec2(0.0, 0.0),
+        ];
+        assert_eq!(
+            ConvexPolygon::new(&reflex_cw),
+            Err(ShapeError::NotConvex { index: 2 })
+        );
     }
 
     #[test]
@@ -176,7 +218,10 @@ mod tests {
                 vec2(a.cos(), a.sin())
             })
             .collect();
-        assert!(matches!(ConvexPolygon::new(&star), Err(ShapeError::NotConvex { .. })));
+        assert!(matches!(
+            ConvexPolygon::new(&star),
+            Err(ShapeError::NotConvex { .. })
+        ));
     }
 
     #[test]

@@ -163,11 +163,19 @@ mod tests {
     #[test]
     fn simple_polygon_mass_equals_sum_of_pieces() {
         let l_shape = [
-            vec2(0.0, 0.0), vec2(3.0, 0.0), vec2(3.0, 1.0),
-            vec2(1.0, 1.0), vec2(1.0, 2.0), vec2(0.0, 2.0),
+            vec2(0.0, 0.0),
+            vec2(3.0, 0.0),
+            vec2(3.0, 1.0),
+            vec2(1.0, 1.0),
+            vec2(1.0, 2.0),
+            vec2(0.0, 2.0),
         ];
         let polygon = SimplePolygon::new(&l_shape).unwrap();
-        let parts: Vec<_> = polygon.pieces().iter().map(|p| polygon_mass(p.vertices())).collect();
+        let parts: Vec<_> = polygon
+            .pieces()
+            .iter()
+            .map(|p| polygon_mass(p.vertices()))
+            .collect();
         let whole = Shape::SimplePolygon(polygon).mass_properties();
         let combined = MassProperties::combine(&parts);
         assert!((whole.area - combined.area).abs() < 1e-5);

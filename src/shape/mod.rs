@@ -5,6 +5,7 @@
 //! [`Aabb`], [`OrientedRect`], [`ConvexPolygon`], [`TileTriangle`] and
 //! [`SimplePolygon`]; [`Point`], [`Line`] and [`Segment`] have no area.
 
+mod bounds;
 mod boxes;
 mod convex_polygon;
 mod error;
@@ -102,7 +103,18 @@ macro_rules! shape_from {
         }
     )*};
 }
-shape_from!(Point, Line, Segment, Capsule, Circle, Aabb, OrientedRect, ConvexPolygon, TileTriangle, SimplePolygon);
+shape_from!(
+    Point,
+    Line,
+    Segment,
+    Capsule,
+    Circle,
+    Aabb,
+    OrientedRect,
+    ConvexPolygon,
+    TileTriangle,
+    SimplePolygon
+);
 
 /// Identifies a named part of a body (a node of a circle tree) in hit reports
 /// and contacts; the tree keeps the table from ids to names.

@@ -26,9 +26,9 @@ pub fn twice_signed_area(points: &[Vec2]) -> Real {
     sum
 }
 
-/// Checks finiteness, count, repeats and degeneracy, and returns the outline
-/// counter-clockwise together with a map from new index to input index.
-pub fn normalize_outline(points: &[Vec2]) -> Result<(Vec<Vec2>, Vec<usize>), ShapeError> {
+/// Checks finiteness, point count and repeated consecutive points; returns
+/// the length of the bounding box diagonal.
+pub fn check_points(points: &[Vec2]) -> Result<Real, ShapeError> {
     for (i, p) in points.iter().enumerate() {
         check_finite_vec("vertex", *p, Some(i))?;
     }
@@ -53,6 +53,14 @@ pub fn normalize_outline(points: &[Vec2]) -> Result<(Vec<Vec2>, Vec<usize>), Sha
             });
         }
     }
+    Ok(extent)
+}
+
+/// Checks finiteness, count, repeats and degeneracy, and returns the outline
+/// counter-clockwise together with a map from new index to input index.
+pub fn normalize_outline(points: &[Vec2]) -> Result<(Vec<Vec2>, Vec<usize>), ShapeError> {
+    let extent = check_points(points)?;
+    let n = points.len();
     let area2 = twice_signed_area(points);
     // All points on one line: the enclosed area is a rounding error of the extent.
     if area2.abs() <= extent * extent * COLLINEAR_TOLERANCE * 1e-2 {
@@ -60,7 +68,9 @@ pub fn normalize_outline(points: &[Vec2]) -> Result<(Vec<Vec2>, Vec<usize>), Sha
     }
     let mut order: Vec<usize> = (0..n).collect();
     if area2 < 0.0 {
+        // Reverse but keep the first point first: 0, n-1, n-2, ..., 1.
         order.reverse();
+        order.rotate_right(1);
     }
     let outline = order.iter().map(|&i| points[i]).collect();
     Ok((outline, order))
@@ -79,7 +89,8 @@ pub fn reject_collinear(outline: &[Vec2], original_index: &[usize]) -> Result<()
     for i in 0..n {
         let s = turn_sine(outline[(i + n - 1) % n], outline[i], outline[(i + 1) % n]);
         let straight_on = s.abs() <= COLLINEAR_TOLERANCE
-            && (outline[i] - outline[(i + n - 1) % n]).dot(&(outline[(i + 1) % n] - outline[i])) > 0.0;
+            && (outline[i] - outline[(i + n - 1) % n]).dot(&(outline[(i + 1) % n] - outline[i]))
+                > 0.0;
         let spike = s.abs() <= COLLINEAR_TOLERANCE && !straight_on;
         if straight_on || spike {
             return Err(ShapeError::CollinearPoint {

@@ -45,7 +45,7 @@ impl Line {
         check_finite_vec("point", point, None)?;
         check_finite_vec("direction", direction, None)?;
         let length = direction.norm();
-        if !(length > 0.0) || !length.is_finite() {
+        if length.is_nan() || length <= 0.0 || !length.is_finite() {
             return Err(ShapeError::ZeroLength { field: "direction" });
         }
         Ok(Line {
@@ -199,7 +199,10 @@ mod tests {
         assert!(Segment::new(vec2(0.0, f32::INFINITY), vec2(0.0, 0.0)).is_err());
         assert_eq!(
             Capsule::new(vec2(0.0, 0.0), vec2(1.0, 0.0), -1.0),
-            Err(ShapeError::NonPositive { field: "radius", value: -1.0 })
+            Err(ShapeError::NonPositive {
+                field: "radius",
+                value: -1.0
+            })
         );
         assert!(Capsule::from_thickness(vec2(0.0, 0.0), vec2(1.0, 0.0), 0.0).is_err());
         assert!(Circle::new(vec2(0.0, 0.0), 0.0).is_err());

@@ -12,7 +12,7 @@
 
 use super::convex_polygon::ConvexPolygon;
 use super::error::ShapeError;
-use super::outline::{normalize_outline, reject_collinear, segments_touch};
+use super::outline::{check_points, normalize_outline, reject_collinear, segments_touch};
 use crate::math::{Real, Vec2, cross};
 
 /// A simple (non-self-intersecting) polygon, convex or not, in its local frame.
@@ -40,23 +40,33 @@ impl SimplePolygon {
     /// let l_shape = [vec2(0.0, 0.0), vec2(2.0, 0.0), vec2(2.0, 1.0),
     ///                vec2(1.0, 1.0), vec2(1.0, 2.0), vec2(0.0, 2.0)];
     /// let polygon = SimplePolygon::new(&l_shape).unwrap();
-    /// assert_eq!(polygon.pieces().len(), 2);
+    /// assert!((polygon.area() - 3.0).abs() < 1e-6);
+    /// assert!(polygon.pieces().len() <= 3);
     /// let bow_tie = [vec2(0.0, 0.0), vec2(1.0, 1.0), vec2(1.0, 0.0), vec2(0.0, 1.0)];
     /// assert!(SimplePolygon::new(&bow_tie).is_err());
     /// ```
     pub fn new(points: &[Vec2]) -> Result<Self, ShapeError> {
         // Self-intersection is checked on the input order so that the edge
         // indices in the error are the caller's.
+        check_points(points)?;
         let n = points.len();
-        if n >= 3 && points.iter().all(|p| crate::math::is_finite_vec(*p)) {
+        {
             for i in 0..n {
                 for j in (i + 1)..n {
                     let adjacent = j == i + 1 || (i == 0 && j == n - 1);
                     if adjacent {
                         continue;
                     }
-                    if segments_touch(points[i], points[(i + 1) % n], points[j], points[(j + 1) % n]) {
-                        return Err(ShapeError::SelfIntersecting { edge_a: i, edge_b: j });
+                    if segments_touch(
+                        points[i],
+                        points[(i + 1) % n],
+                        points[j],
+                        points[(j + 1) % n],
+                    ) {
+                        return Err(ShapeError::SelfIntersecting {
+                            edge_a: i,
+                            edge_b: j,
+                        });
                     }
                 }
             }
@@ -109,13 +119,14 @@ fn triangulate(outline: &[Vec2]) -> Vec<[usize; 3]> {
             if cross(b - a, c - b) <= 0.0 {
                 continue; // reflex or flat: not an ear
             }
-            let blocked = remaining.iter().any(|&j| {
-                j != ia && j != ib && j != ic && in_triangle(outline[j], a, b, c)
-            });
+            let blocked = remaining
+                .iter()
+                .any(|&j| j != ia && j != ib && j != ic && in_triangle(outline[j], a, b, c));
             if blocked {
                 continue;
             }
-            let quality = cross(b - a, c - b) / ((b - a).norm_squared() + (c - b).norm_squared() + (a - c).norm_squared());
+            let quality = cross(b - a, c - b)
+                / ((b - a).norm_squared() + (c - b).norm_squared() + (a - c).norm_squared());
             if best.is_none_or(|(_, q)| quality > q) {
                 best = Some((k, quality));
             }
@@ -145,7 +156,11 @@ fn triangulate(outline: &[Vec2]) -> Vec<[usize; 3]> {
                     turn(x).total_cmp(&turn(y))
                 })
                 .unwrap_or(0);
-            triangles.push([remaining[(k + m - 1) % m], remaining[k], remaining[(k + 1) % m]]);
+            triangles.push([
+                remaining[(k + m - 1) % m],
+                remaining[k],
+                remaining[(k + 1) % m],
+            ]);
             remaining.remove(k);
             if guard > outline.len() {
                 break;
@@ -180,13 +195,13 @@ fn decompose(outline: &[Vec2]) -> Vec<ConvexPolygon> {
         merged_any = false;
         'outer: for i in 0..pieces.len() {
             for j in (i + 1)..pieces.len() {
-                if let Some(merged) = merge_pieces(&pieces[i], &pieces[j]) {
-                    if is_convex(outline, &merged) {
-                        pieces[i] = merged;
-                        pieces.swap_remove(j);
-                        merged_any = true;
-                        break 'outer;
-                    }
+                if let Some(merged) = merge_pieces(&pieces[i], &pieces[j])
+                    && is_convex(outline, &merged)
+                {
+                    pieces[i] = merged;
+                    pieces.swap_remove(j);
+                    merged_any = true;
+                    break 'outer;
                 }
             }
         }
@@ -250,16 +265,29 @@ mod tests {
 
     #[test]
     fn self_intersection_names_both_edges() {
-        let bow_tie = [vec2(0.0, 0.0), vec2(1.0, 1.0), vec2(1.0, 0.0), vec2(0.0, 1.0)];
+        let bow_tie = [
+            vec2(0.0, 0.0),
+            vec2(1.0, 1.0),
+            vec2(1.0, 0.0),
+            vec2(0.0, 1.0),
+        ];
         assert_eq!(
             SimplePolygon::new(&bow_tie),
-            Err(ShapeError::SelfIntersecting { edge_a: 0, edge_b: 2 })
+            Err(ShapeError::SelfIntersecting {
+                edge_a: 0,
+                edge_b: 2
+            })
         );
     }
 
     #[test]
     fn convex_input_is_one_piece() {
-        let square = [vec2(0.0, 0.0), vec2(1.0, 0.0), vec2(1.0, 1.0), vec2(0.0, 1.0)];
+        let square = [
+            vec2(0.0, 0.0),
+            vec2(1.0, 0.0),
+            vec2(1.0, 1.0),
+            vec2(0.0, 1.0),
+        ];
         assert_eq!(SimplePolygon::new(&square).unwrap().pieces().len(), 1);
     }
 }

@@ -55,7 +55,10 @@ pub struct Manifold {
 impl Manifold {
     /// The largest penetration depth over the points (metres).
     pub fn depth(&self) -> Real {
-        self.points.iter().map(|p| p.depth).fold(Real::NEG_INFINITY, Real::max)
+        self.points
+            .iter()
+            .map(|p| p.depth)
+            .fold(Real::NEG_INFINITY, Real::max)
     }
 
     /// The same manifold seen with A and B swapped: normal negated, ids flipped.
@@ -89,7 +92,13 @@ pub fn contact(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> Option<Man
 
 /// Like [`contact`], but also reports pairs separated by up to `margin` metres
 /// (speculative contacts), with negative depths.
-pub fn contact_with_margin(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose, margin: Real) -> Option<Manifold> {
+pub fn contact_with_margin(
+    a: &Shape,
+    pose_a: &Pose,
+    b: &Shape,
+    pose_b: &Pose,
+    margin: Real,
+) -> Option<Manifold> {
     let _ = (a, pose_a, b, pose_b, margin);
     todo!("contact dispatch")
 }

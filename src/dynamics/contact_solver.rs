@@ -1,0 +1,342 @@
+//! Soft-step sequential impulses for contacts (after Catto's Solver2D "soft
+//! step" and Box2D v3): each substep warm starts, solves with a soft position
+//! bias, integrates positions, then relaxes without bias; restitution is
+//! applied once after the substeps.
+//!
+//! Invariants:
+//! - accumulated normal impulses are ≥ 0 and friction impulses stay within
+//!   the Coulomb cone `|λt| ≤ μ·λn` after every solve;
+//! - static bodies (inverse mass and inertia 0) are never changed;
+//! - the result depends only on the order of the constraints given, so a
+//!   deterministic order gives bit-identical steps.
+//!
+//! Frames: anchors are world offsets from each body's centre of mass at the
+//! start of the step; body deltas (`delta_position`, `delta_rotation`) track
+//! the motion within the step so the current separation is recomputed each
+//! substep without re-running collision.
+
+use super::softness::Softness;
+use crate::math::{Real, Rot2, Vec2, cross, perp};
+use crate::query::{FeatureId, Manifold};
+
+/// Per-body state the solver reads and writes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SolverBody {
+    /// Linear velocity of the centre of mass (m/s, world).
+    pub linear_velocity: Vec2,
+    /// Angular velocity (rad/s, counter-clockwise).
+    pub angular_velocity: Real,
+    /// Displacement of the centre of mass since the start of the step (m, world).
+    pub delta_position: Vec2,
+    /// Rotation since the start of the step.
+    pub delta_rotation: Rot2,
+    /// 1 / mass (1/kg); 0 for static and kinematic bodies.
+    pub inv_mass: Real,
+    /// 1 / rotational inertia about the centre of mass (1/(kg·m²)); 0 if fixed.
+    pub inv_inertia: Real,
+}
+
+impl SolverBody {
+    /// A body that never moves (inverse mass and inertia 0).
+    pub const FIXED: SolverBody = SolverBody {
+        linear_velocity: Vec2::new(0.0, 0.0),
+        angular_velocity: 0.0,
+        delta_position: Vec2::new(0.0, 0.0),
+        delta_rotation: Rot2::new_unchecked(nalgebra::Complex { re: 1.0, im: 0.0 }),
+        inv_mass: 0.0,
+        inv_inertia: 0.0,
+    };
+}
+
+/// Tuning of the contact solver; every value is in SI units.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ContactSettings {
+    /// Contact spring stiffness (Hz); Box2D's default 30 keeps stacks stiff at 60 Hz with 4 substeps.
+    pub hertz: Real,
+    /// Contact damping ratio; well over-damped (10) so contacts do not bounce.
+    pub damping_ratio: Real,
+    /// Largest velocity (m/s) the position bias may add to push bodies apart,
+    /// so deep overlaps resolve without explosive separation.
+    pub max_push_velocity: Real,
+    /// Approach speed (m/s) below which restitution is ignored, so resting
+    /// bodies do not jitter.
+    pub restitution_threshold: Real,
+}
+
+impl Default for ContactSettings {
+    fn default() -> Self {
+        ContactSettings {
+            hertz: 30.0,
+            damping_ratio: 10.0,
+            max_push_velocity: 3.0,
+            restitution_threshold: 1.0,
+        }
+    }
+}
+
+/// One solved contact point.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ConstraintPoint {
+    /// Offset of the contact point from body A's centre of mass (world, m).
+    pub anchor_a: Vec2,
+    /// Offset of the contact point from body B's centre of mass (world, m).
+    pub anchor_b: Vec2,
+    /// Separation at the start of the step minus the anchors' normal offset (m).
+    pub base_separation: Real,
+    /// Accumulated normal impulse (N·s).
+    pub normal_impulse: Real,
+    /// Accumulated friction impulse (N·s).
+    pub tangent_impulse: Real,
+    /// Largest normal impulse seen in the step (restitution uses it).
+    pub max_normal_impulse: Real,
+    /// Effective mass along the normal.
+    pub normal_mass: Real,
+    /// Effective mass along the tangent.
+    pub tangent_mass: Real,
+    /// Normal relative velocity at the start of the step (m/s; < 0 approaching).
+    pub relative_velocity: Real,
+    /// Feature id, for matching impulses across steps.
+    pub id: FeatureId,
+}
+
+/// A contact between two bodies with up to four points sharing one normal.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ContactConstraint {
+    /// Index of body A in the solver body array.
+    pub body_a: usize,
+    /// Index of body B in the solver body array.
+    pub body_b: usize,
+    /// Unit normal from A to B (world).
+    pub normal: Vec2,
+    /// Coulomb friction coefficient.
+    pub friction: Real,
+    /// Restitution (bounciness) in [0, 1].
+    pub restitution: Real,
+    /// The points (1 to 4).
+    pub points: smallvec::SmallVec<[ConstraintPoint; 4]>,
+}
+
+impl ContactConstraint {
+    /// Builds a constraint from a manifold. `center_a`/`center_b` are the
+    /// bodies' centres of mass (world) and `warm` returns the impulses stored
+    /// last step for a feature id (normal, tangent), or zeros.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        bodies: &[SolverBody],
+        body_a: usize,
+        body_b: usize,
+        center_a: Vec2,
+        center_b: Vec2,
+        manifold: &Manifold,
+        friction: Real,
+        restitution: Real,
+        warm: impl Fn(FeatureId) -> (Real, Real),
+    ) -> ContactConstraint {
+        let a = &bodies[body_a];
+        let b = &bodies[body_b];
+        let normal = manifold.normal;
+        let tangent = -perp(normal);
+        let points = manifold
+            .points
+            .iter()
+            .map(|p| {
+                let anchor_a = p.point - center_a;
+                let anchor_b = p.point - center_b;
+                let rn_a = cross(anchor_a, normal);
+                let rn_b = cross(anchor_b, normal);
+                let k_normal = a.inv_mass
+                    + b.inv_mass
+                    + a.inv_inertia * rn_a * rn_a
+                    + b.inv_inertia * rn_b * rn_b;
+                let rt_a = cross(anchor_a, tangent);
+                let rt_b = cross(anchor_b, tangent);
+                let k_tangent = a.inv_mass
+                    + b.inv_mass
+                    + a.inv_inertia * rt_a * rt_a
+                    + b.inv_inertia * rt_b * rt_b;
+                let velocity_a = a.linear_velocity + perp(anchor_a) * a.angular_velocity;
+                let velocity_b = b.linear_velocity + perp(anchor_b) * b.angular_velocity;
+                let (normal_impulse, tangent_impulse) = warm(p.id);
+                ConstraintPoint {
+                    anchor_a,
+                    anchor_b,
+                    // separation = -depth; remove the anchors' current normal offset
+                    // so that s = dot(d, n) + base_separation in the substeps.
+                    base_separation: -p.depth - (anchor_b - anchor_a).dot(&normal),
+                    normal_impulse,
+                    tangent_impulse,
+                    max_normal_impulse: 0.0,
+                    normal_mass: if k_normal > 0.0 { 1.0 / k_normal } else { 0.0 },
+                    tangent_mass: if k_tangent > 0.0 {
+                        1.0 / k_tangent
+                    } else {
+                        0.0
+                    },
+                    relative_velocity: (velocity_b - velocity_a).dot(&normal),
+                    id: p.id,
+                }
+            })
+            .collect();
+        ContactConstraint {
+            body_a,
+            body_b,
+            normal,
+            friction,
+            restitution,
+            points,
+        }
+    }
+}
+
+fn apply(bodies: &mut [SolverBody], index: usize, impulse: Vec2, anchor: Vec2) {
+    let body = &mut bodies[index];
+    body.linear_velocity += impulse * body.inv_mass;
+    body.angular_velocity += body.inv_inertia * cross(anchor, impulse);
+}
+
+/// Applies last step's impulses so the solver starts near the solution.
+pub fn warm_start(bodies: &mut [SolverBody], constraints: &[ContactConstraint]) {
+    for c in constraints {
+        let tangent = -perp(c.normal);
+        for p in &c.points {
+            let impulse = c.normal * p.normal_impulse + tangent * p.tangent_impulse;
+            apply(bodies, c.body_a, -impulse, p.anchor_a);
+            apply(bodies, c.body_b, impulse, p.anchor_b);
+        }
+    }
+}
+
+/// One sequential-impulse pass over all contacts. With `use_bias`, overlap is
+/// pushed out softly; without it (relax), only velocities are corrected.
+pub fn solve(
+    bodies: &mut [SolverBody],
+    constraints: &mut [ContactConstraint],
+    settings: &ContactSettings,
+    softness: Softness,
+    inv_h: Real,
+    use_bias: bool,
+) {
+    for c in constraints.iter_mut() {
+        let (a, b) = (bodies[c.body_a], bodies[c.body_b]);
+        let tangent = -perp(c.normal);
+        let mut va = a.linear_velocity;
+        let mut wa = a.angular_velocity;
+        let mut vb = b.linear_velocity;
+        let mut wb = b.angular_velocity;
+        for p in c.points.iter_mut() {
+            // Current separation from the body deltas within the step.
+            let moved_a = a.delta_position + (a.delta_rotation * p.anchor_a);
+            let moved_b = b.delta_position + (b.delta_rotation * p.anchor_b);
+            let separation = (moved_b - moved_a).dot(&c.normal) + p.base_separation;
+            let (bias, mass_scale, impulse_scale) = if separation > 0.0 {
+                // Speculative: allow closing exactly the gap this substep.
+                (separation * inv_h, 1.0, 0.0)
+            } else if use_bias {
+                (
+                    (softness.bias_rate * separation).max(-settings.max_push_velocity),
+                    softness.mass_scale,
+                    softness.impulse_scale,
+                )
+            } else {
+                (0.0, 1.0, 0.0)
+            };
+            let dv = (vb + perp(p.anchor_b) * wb) - (va + perp(p.anchor_a) * wa);
+            let normal_speed = dv.dot(&c.normal);
+            let impulse = -p.normal_mass * mass_scale * (normal_speed + bias)
+                - impulse_scale * p.normal_impulse;
+            let accumulated = (p.normal_impulse + impulse).max(0.0);
+            let applied = accumulated - p.normal_impulse;
+            p.normal_impulse = accumulated;
+            p.max_normal_impulse = p.max_normal_impulse.max(applied);
+            let j = c.normal * applied;
+            va -= j * a.inv_mass;
+            wa -= a.inv_inertia * cross(p.anchor_a, j);
+            vb += j * b.inv_mass;
+            wb += b.inv_inertia * cross(p.anchor_b, j);
+        }
+        for p in c.points.iter_mut() {
+            let dv = (vb + perp(p.anchor_b) * wb) - (va + perp(p.anchor_a) * wa);
+            let tangent_speed = dv.dot(&tangent);
+            let impulse = -p.tangent_mass * tangent_speed;
+            let limit = c.friction * p.normal_impulse;
+            let accumulated = (p.tangent_impulse + impulse).clamp(-limit, limit);
+            let applied = accumulated - p.tangent_impulse;
+            p.tangent_impulse = accumulated;
+            let j = tangent * applied;
+            va -= j * a.inv_mass;
+            wa -= a.inv_inertia * cross(p.anchor_a, j);
+            vb += j * b.inv_mass;
+            wb += b.inv_inertia * cross(p.anchor_b, j);
+        }
+        if a.inv_mass > 0.0 || a.inv_inertia > 0.0 {
+            bodies[c.body_a].linear_velocity = va;
+            bodies[c.body_a].angular_velocity = wa;
+        }
+        if b.inv_mass > 0.0 || b.inv_inertia > 0.0 {
+            bodies[c.body_b].linear_velocity = vb;
+            bodies[c.body_b].angular_velocity = wb;
+        }
+    }
+}
+
+/// Restitution, once after the substeps: points that were approaching faster
+/// than the threshold and carried load get `-e · v_before` as their normal speed.
+pub fn apply_restitution(
+    bodies: &mut [SolverBody],
+    constraints: &mut [ContactConstraint],
+    settings: &ContactSettings,
+) {
+    for c in constraints.iter_mut() {
+        if c.restitution == 0.0 {
+            continue;
+        }
+        let (a, b) = (bodies[c.body_a], bodies[c.body_b]);
+        let mut va = a.linear_velocity;
+        let mut wa = a.angular_velocity;
+        let mut vb = b.linear_velocity;
+        let mut wb = b.angular_velocity;
+        for p in c.points.iter_mut() {
+            if p.relative_velocity > -settings.restitution_threshold || p.max_normal_impulse == 0.0
+            {
+                continue;
+            }
+            let dv = (vb + perp(p.anchor_b) * wb) - (va + perp(p.anchor_a) * wa);
+            let normal_speed = dv.dot(&c.normal);
+            let impulse = -p.normal_mass * (normal_speed + c.restitution * p.relative_velocity);
+            let accumulated = (p.normal_impulse + impulse).max(0.0);
+            let applied = accumulated - p.normal_impulse;
+            p.normal_impulse = accumulated;
+            p.max_normal_impulse = p.max_normal_impulse.max(applied);
+            let j = c.normal * applied;
+            va -= j * a.inv_mass;
+            wa -= a.inv_inertia * cross(p.anchor_a, j);
+            vb += j * b.inv_mass;
+            wb += b.inv_inertia * cross(p.anchor_b, j);
+        }
+        if a.inv_mass > 0.0 || a.inv_inertia > 0.0 {
+            bodies[c.body_a].linear_velocity = va;
+            bodies[c.body_a].angular_velocity = wa;
+        }
+        if b.inv_mass > 0.0 || b.inv_inertia > 0.0 {
+            bodies[c.body_b].linear_velocity = vb;
+            bodies[c.body_b].angular_velocity = wb;
+        }
+    }
+}
+
+/// Advances body deltas by one substep of `h` seconds from their velocities.
+pub fn integrate_positions(bodies: &mut [SolverBody], h: Real) {
+    for body in bodies.iter_mut() {
+        if body.inv_mass == 0.0
+            && body.inv_inertia == 0.0
+            && body.linear_velocity == Vec2::zeros()
+            && body.angular_velocity == 0.0
+        {
+            continue;
+        }
+        body.delta_position += body.linear_velocity * h;
+        let turn = Rot2::new(body.angular_velocity * h);
+        body.delta_rotation = turn * body.delta_rotation;
+        body.delta_rotation.renormalize_fast();
+    }
+}

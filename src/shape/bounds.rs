@@ -1,0 +1,125 @@
+//! Bounding boxes and bounding radii of shapes under a pose.
+//!
+//! `world_aabb` is tight for circles, capsules and polygons (the box of the
+//! placed vertices) and conservative for nothing else; a [`Line`](super::Line)
+//! is unbounded and gets the largest finite box.
+
+use super::{Aabb, Shape};
+use crate::math::{Pose, Real, Vec2, vec2};
+
+fn box_of_points(points: impl Iterator<Item = Vec2>) -> Aabb {
+    let mut min = vec2(Real::INFINITY, Real::INFINITY);
+    let mut max = vec2(Real::NEG_INFINITY, Real::NEG_INFINITY);
+    for p in points {
+        min = min.inf(&p);
+        max = max.sup(&p);
+    }
+    Aabb::from_min_max_unchecked(min, max)
+}
+
+fn inflate(aabb: Aabb, radius: Real) -> Aabb {
+    let r = vec2(radius, radius);
+    Aabb::from_min_max_unchecked(aabb.min - r, aabb.max + r)
+}
+
+impl Shape {
+    /// The world-space axis-aligned box around this shape placed at `pose` (metres).
+    ///
+    /// # Examples
+    /// ```
+    /// use circlet::{math::{Pose, vec2}, shape::{Circle, Shape}};
+    /// let disc = Shape::from(Circle::new(vec2(1.0, 0.0), 0.5).unwrap());
+    /// let pose = Pose::from_translation(vec2(10.0, 0.0)).with_scale(2.0);
+    /// let aabb = disc.world_aabb(&pose);
+    /// assert_eq!((aabb.min, aabb.max), (vec2(11.0, -1.0), vec2(13.0, 1.0)));
+    /// ```
+    pub fn world_aabb(&self, pose: &Pose) -> Aabb {
+        match self {
+            Shape::Point(p) => box_of_points(std::iter::once(pose.transform_point(p.position()))),
+            Shape::Line(_) => Aabb::from_min_max_unchecked(
+                vec2(-Real::MAX, -Real::MAX),
+                vec2(Real::MAX, Real::MAX),
+            ),
+            Shape::Segment(s) => {
+                box_of_points([s.a(), s.b()].into_iter().map(|v| pose.transform_point(v)))
+            }
+            Shape::Capsule(c) => inflate(
+                box_of_points([c.a(), c.b()].into_iter().map(|v| pose.transform_point(v))),
+                c.radius() * pose.scale,
+            ),
+            Shape::Circle(c) => inflate(
+                box_of_points(std::iter::once(pose.transform_point(c.center()))),
+                c.radius() * pose.scale,
+            ),
+            Shape::Aabb(b) => {
+                box_of_points(b.vertices().into_iter().map(|v| pose.transform_point(v)))
+            }
+            Shape::OrientedRect(r) => {
+                box_of_points(r.vertices().into_iter().map(|v| pose.transform_point(v)))
+            }
+            Shape::ConvexPolygon(p) => {
+                box_of_points(p.vertices().iter().map(|v| pose.transform_point(*v)))
+            }
+            Shape::TileTriangle(t) => {
+                box_of_points(t.vertices().into_iter().map(|v| pose.transform_point(v)))
+            }
+            Shape::SimplePolygon(p) => {
+                box_of_points(p.vertices().iter().map(|v| pose.transform_point(*v)))
+            }
+        }
+    }
+
+    /// Largest distance from the local origin to any point of the shape, in
+    /// local units (multiply by the pose scale for metres); infinite for a line.
+    ///
+    /// Conservative advancement bounds how fast a rotating shape's points move with it.
+    pub fn bounding_radius(&self) -> Real {
+        let farthest =
+            |points: &mut dyn Iterator<Item = Vec2>| points.map(|v| v.norm()).fold(0.0, Real::max);
+        match self {
+            Shape::Point(p) => p.position().norm(),
+            Shape::Line(_) => Real::INFINITY,
+            Shape::Segment(s) => s.a().norm().max(s.b().norm()),
+            Shape::Capsule(c) => c.a().norm().max(c.b().norm()) + c.radius(),
+            Shape::Circle(c) => c.center().norm() + c.radius(),
+            Shape::Aabb(b) => farthest(&mut b.vertices().into_iter()),
+            Shape::OrientedRect(r) => farthest(&mut r.vertices().into_iter()),
+            Shape::ConvexPolygon(p) => farthest(&mut p.vertices().iter().copied()),
+            Shape::TileTriangle(t) => farthest(&mut t.vertices().into_iter()),
+            Shape::SimplePolygon(p) => farthest(&mut p.vertices().iter().copied()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shape::{Capsule, ConvexPolygon};
+
+    #[test]
+    fn rotated_box_bounds_contain_every_vertex() {
+        let square = Shape::from(ConvexPolygon::regular(4, 1.0, 0.0).unwrap());
+        let pose = Pose::new(vec2(3.0, -1.0), 0.4).with_scale(2.0);
+        let aabb = square.world_aabb(&pose);
+        if let Shape::ConvexPolygon(p) = &square {
+            for v in p.vertices() {
+                let w = pose.transform_point(*v);
+                assert!(
+                    w.x >= aabb.min.x
+                        && w.x <= aabb.max.x
+                        && w.y >= aabb.min.y
+                        && w.y <= aabb.max.y
+                );
+            }
+        }
+        assert!((square.bounding_radius() - 1.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn capsule_bounds_include_the_radius() {
+        let capsule = Shape::from(Capsule::new(vec2(-1.0, 0.0), vec2(1.0, 0.0), 0.5).unwrap());
+        let aabb = capsule.world_aabb(&Pose::IDENTITY);
+        assert_eq!((aabb.min, aabb.max), (vec2(-1.5, -0.5), vec2(1.5, 0.5)));
+        assert!((capsule.bounding_radius() - 1.5).abs() < 1e-6);
+    }
+}
