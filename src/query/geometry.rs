@@ -37,7 +37,7 @@ pub const LINE_ROUNDING: Real = 4.0 * Real::EPSILON;
 pub fn closest_point_on_segment(point: Vec2, a: Vec2, b: Vec2) -> (Vec2, Real) {
     let ab = b - a;
     let length_squared = ab.norm_squared();
-    if !(length_squared > 0.0) {
+    if length_squared <= 0.0 {
         return (a, 0.0);
     }
     // dot(point - (a + t ab), ab) = 0  =>  t = dot(point - a, ab) / |ab|^2
@@ -155,7 +155,7 @@ pub fn point_in_convex_polygon(point: Vec2, vertices: &[Vec2]) -> bool {
     (0..n).all(|i| {
         let start = vertices[i];
         let end = vertices[(i + 1) % n];
-        !(cross(end - start, point - start) < 0.0)
+        cross(end - start, point - start) >= 0.0
     })
 }
 

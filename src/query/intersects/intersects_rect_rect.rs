@@ -61,9 +61,7 @@ pub fn intersects_rect_rect(
     let offset = b.center - a.center;
     [a.axes[0], a.axes[1], b.axes[0], b.axes[1]]
         .into_iter()
-        .all(|axis| {
-            !(offset.dot(&axis).abs() > a.projected_radius(axis) + b.projected_radius(axis))
-        })
+        .all(|axis| offset.dot(&axis).abs() <= a.projected_radius(axis) + b.projected_radius(axis))
 }
 
 #[cfg(test)]
