@@ -101,7 +101,7 @@ impl ClosestPoints {
     /// The closest points of two shapes given as cores grown by radii: `core_a`
     /// and `core_b` are the closest points of the cores (world); each is moved
     /// towards the other by its radius (metres). The distance is
-    /// `|core_b - core_a| - radius_a - radius_b`, at least [`MIN_SEPARATION`].
+    /// `|core_b - core_a| - (radius_a + radius_b)`, at least [`MIN_SEPARATION`].
     pub fn from_cores(core_a: Vec2, radius_a: Real, core_b: Vec2, radius_b: Real) -> Self {
         let delta = core_b - core_a;
         let length = delta.norm();
@@ -112,7 +112,8 @@ impl ClosestPoints {
             (core_a, core_b)
         };
         ClosestPoints {
-            distance: (length - radius_a - radius_b).max(MIN_SEPARATION),
+            // Radii summed first: the result is then the same for both orders.
+            distance: (length - (radius_a + radius_b)).max(MIN_SEPARATION),
             point_a,
             point_b,
         }
@@ -325,5 +326,38 @@ pub fn closest_points_placed(a: &Placed, b: &Placed) -> Option<ClosestPoints> {
         }
 
         (Simple(sa, pose_a), Simple(sb, pose_b)) => distance_simple_simple(sa, pose_a, sb, pose_b),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::vec2;
+
+    #[test]
+    fn radii_are_summed_before_subtracting_so_both_orders_agree() {
+        // (L - ra) - rb and (L - rb) - ra round differently; L - (ra + rb) does not depend on order.
+        let (core_a, core_b, radius_a, radius_b) = (vec2(0.0, 0.0), vec2(7.2, 9.7), 2.1609, 1.93);
+        let length = (core_b - core_a).norm();
+        assert_ne!(
+            (length - radius_a) - radius_b,
+            (length - radius_b) - radius_a
+        );
+        let forward = ClosestPoints::from_cores(core_a, radius_a, core_b, radius_b);
+        let backward = ClosestPoints::from_cores(core_b, radius_b, core_a, radius_a);
+        assert_eq!(forward.distance, backward.distance);
+        assert_eq!(
+            (forward.point_a, forward.point_b),
+            (backward.point_b, backward.point_a)
+        );
+    }
+
+    #[test]
+    fn nearest_is_none_if_any_result_meets() {
+        let apart = ClosestPoints::from_cores(vec2(0.0, 0.0), 0.0, vec2(2.0, 0.0), 0.0);
+        let closer = ClosestPoints::from_cores(vec2(0.0, 0.0), 0.0, vec2(1.0, 0.0), 0.0);
+        assert_eq!(nearest([Some(apart), Some(closer)]), Some(closer));
+        assert_eq!(nearest([Some(apart), None]), None);
+        assert!(ClosestPoints::from_cores(vec2(0.0, 0.0), 1.0, vec2(1.0, 0.0), 0.0).distance > 0.0);
     }
 }
