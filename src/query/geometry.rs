@@ -147,16 +147,38 @@ fn closest_pair<I: IntoIterator<Item = (Vec2, Vec2)>>(pairs: I) -> (Vec2, Vec2) 
     best
 }
 
+/// The edges `(start, end)` of a closed loop of vertices, the closing edge
+/// (last vertex to first) first; no modulo in the loop.
+#[inline]
+fn edges(vertices: &[Vec2]) -> impl Iterator<Item = (Vec2, Vec2)> + '_ {
+    let last = vertices.last().copied().unwrap_or_else(Vec2::zeros);
+    vertices.iter().scan(last, |start, &end| {
+        let edge = (*start, end);
+        *start = end;
+        Some(edge)
+    })
+}
+
+/// The point of the closed loop `vertices` nearest to `point`, with its squared
+/// distance (`(point, INFINITY)` for an empty loop).
+#[inline]
+fn nearest_on_loop(point: Vec2, vertices: &[Vec2]) -> (Vec2, Real) {
+    let mut best = (point, Real::INFINITY);
+    for (start, end) in edges(vertices) {
+        let candidate = closest_point_on_segment(point, start, end).0;
+        let d = (point - candidate).norm_squared();
+        if d < best.1 {
+            best = (candidate, d);
+        }
+    }
+    best
+}
+
 /// True if `point` lies in the convex counter-clockwise polygon (boundary included).
 #[inline]
 pub fn point_in_convex_polygon(point: Vec2, vertices: &[Vec2]) -> bool {
-    let n = vertices.len();
     // Inside is to the left of every edge: cross(edge, point - start) >= 0.
-    (0..n).all(|i| {
-        let start = vertices[i];
-        let end = vertices[(i + 1) % n];
-        cross(end - start, point - start) >= 0.0
-    })
+    edges(vertices).all(|(start, end)| cross(end - start, point - start) >= 0.0)
 }
 
 /// The point of the convex polygon (boundary and interior) closest to `point`;
@@ -170,14 +192,7 @@ pub fn closest_point_on_convex_polygon(point: Vec2, vertices: &[Vec2]) -> Vec2 {
 
 /// The point of a closed outline's boundary (any simple polygon) closest to `point`.
 pub fn closest_point_on_outline(point: Vec2, vertices: &[Vec2]) -> Vec2 {
-    let n = vertices.len();
-    let pairs = (0..n).map(|i| {
-        (
-            point,
-            closest_point_on_segment(point, vertices[i], vertices[(i + 1) % n]).0,
-        )
-    });
-    closest_pair(pairs).1
+    nearest_on_loop(point, vertices).0
 }
 
 /// The interval `(min, max)` of `dot(vertex, axis)` over the vertices.
@@ -195,10 +210,8 @@ pub fn project_polygon(vertices: &[Vec2], axis: Vec2) -> (Real, Real) {
 /// True if some edge of convex polygon `polygon` has every point of `others`
 /// strictly outside it (a separating axis).
 fn has_separating_edge(polygon: &[Vec2], others: &[Vec2]) -> bool {
-    let n = polygon.len();
-    (0..n).any(|i| {
-        let start = polygon[i];
-        let edge = polygon[(i + 1) % n] - start;
+    edges(polygon).any(|(start, end)| {
+        let edge = end - start;
         others.iter().all(|w| cross(edge, *w - start) < 0.0)
     })
 }
@@ -233,19 +246,21 @@ pub fn segment_polygon_intersect(a: Vec2, b: Vec2, vertices: &[Vec2]) -> bool {
 /// For disjoint convex sets in 2D the closest pair involves a vertex of one of
 /// them, so end points against edges and vertices against the segment suffice.
 pub fn segment_polygon_closest_points(a: Vec2, b: Vec2, vertices: &[Vec2]) -> (Vec2, Vec2) {
-    let n = vertices.len();
-    let from_ends = [a, b].into_iter().flat_map(|end| {
-        (0..n).map(move |i| {
-            (
-                end,
-                closest_point_on_segment(end, vertices[i], vertices[(i + 1) % n]).0,
-            )
-        })
-    });
-    let from_vertices = vertices
-        .iter()
-        .map(|v| (closest_point_on_segment(*v, a, b).0, *v));
-    closest_pair(from_ends.chain(from_vertices))
+    let mut best = ((a, a), Real::INFINITY);
+    for end in [a, b] {
+        let (on_polygon, d) = nearest_on_loop(end, vertices);
+        if d < best.1 {
+            best = ((end, on_polygon), d);
+        }
+    }
+    for v in vertices {
+        let on_segment = closest_point_on_segment(*v, a, b).0;
+        let d = (*v - on_segment).norm_squared();
+        if d < best.1 {
+            best = ((on_segment, *v), d);
+        }
+    }
+    best.0
 }
 
 /// Closest points `(on_a, on_b)` of two convex polygons that do **not**
@@ -255,14 +270,20 @@ pub fn segment_polygon_closest_points(a: Vec2, b: Vec2, vertices: &[Vec2]) -> (V
 /// the closest pair always has a vertex of one of them. Symmetric: swapping the
 /// polygons swaps the points.
 pub fn polygon_polygon_closest_points(a: &[Vec2], b: &[Vec2]) -> (Vec2, Vec2) {
-    let (na, nb) = (a.len(), b.len());
-    let a_to_b = a.iter().flat_map(|v| {
-        (0..nb).map(move |j| (*v, closest_point_on_segment(*v, b[j], b[(j + 1) % nb]).0))
-    });
-    let b_to_a = b.iter().flat_map(|w| {
-        (0..na).map(move |i| (closest_point_on_segment(*w, a[i], a[(i + 1) % na]).0, *w))
-    });
-    closest_pair(a_to_b.chain(b_to_a))
+    let mut best = ((Vec2::zeros(), Vec2::zeros()), Real::INFINITY);
+    for v in a {
+        let (on_b, d) = nearest_on_loop(*v, b);
+        if d < best.1 {
+            best = ((*v, on_b), d);
+        }
+    }
+    for w in b {
+        let (on_a, d) = nearest_on_loop(*w, a);
+        if d < best.1 {
+            best = ((on_a, *w), d);
+        }
+    }
+    best.0
 }
 
 /// The largest separation of `b` from `a` along `a`'s edge normals, and that edge.
@@ -313,11 +334,8 @@ pub fn project_on_line(line_point: Vec2, line_direction: Vec2, point: Vec2) -> V
 /// are detected first with an exact orientation test, so the boundary counts
 /// as inside.
 pub fn point_in_simple_polygon(point: Vec2, outline: &[Vec2]) -> bool {
-    let n = outline.len();
     let mut inside = false;
-    for i in 0..n {
-        let a = outline[i];
-        let b = outline[(i + 1) % n];
+    for (a, b) in edges(outline) {
         if point_on_segment(point, a, b) {
             return true;
         }
