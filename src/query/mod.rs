@@ -8,7 +8,8 @@
 //! flips the other order. Box-like kinds (Aabb, OrientedRect, TileTriangle)
 //! reach the generic `polygon` functions unless a special-case file exists
 //! for the pair (e.g. `intersects_circle_aabb.rs`); the special cases are
-//! property-tested against the generic polygon path.
+//! property-tested against the generic polygon path. The exact helpers the
+//! pair functions share (closest points, SAT, containment) are in [`geometry`].
 //!
 //! # Touching counts
 //! Shapes are closed sets: two shapes that touch (distance exactly 0)
@@ -22,6 +23,7 @@
 
 pub mod contact;
 pub mod distance;
+pub mod geometry;
 pub mod intersects;
 pub mod placed;
 pub mod point_inside;
