@@ -8,6 +8,7 @@
 
 use super::{ContactPoint, FeatureId, Manifold};
 use crate::math::{Real, Vec2};
+use crate::query::placed::WorldPolygon;
 use smallvec::SmallVec;
 
 /// Below this length a vector has no usable direction: its squared components
@@ -22,14 +23,21 @@ pub(super) const MIN_DIRECTION_LENGTH: Real = 1e-18;
 /// depth measurably, so the depth is still the true penetration.
 pub(super) const REFERENCE_FACE_BIAS: Real = 1e-6;
 
-/// How much farther than the SAT separation (relative to the pair's size) the
-/// true distance between separated cores must be before the contact counts as
-/// vertex against vertex: a little above f32 rounding of the two computations.
-pub(super) const VERTEX_VERTEX_TOLERANCE: Real = 1e-5;
+/// Two clipped points closer than this fraction of the reference face's
+/// length are one contact: they arise when an incident vertex sits on a side
+/// plane, and two coincident points would only give a solver the same
+/// constraint twice (and flicker between one and two points with rounding).
+pub(super) const POINT_MERGE_FRACTION: Real = 1e-3;
 
 /// A margin that is negative or NaN acts as 0 (`max` ignores NaN).
 pub(super) fn sanitize_margin(margin: Real) -> Real {
     margin.max(0.0)
+}
+
+/// True when a world polygon can be collided: at least one vertex and one
+/// normal per vertex (its fields are public, so this is not a given).
+pub(super) fn is_usable(polygon: &WorldPolygon) -> bool {
+    !polygon.vertices.is_empty() && polygon.vertices.len() == polygon.normals.len()
 }
 
 /// The unit vector along `v`, or `None` when `v` is too short to have a direction.
@@ -53,7 +61,7 @@ pub(super) fn edge_feature(index: usize) -> u16 {
 pub(super) fn closest_on_segment(p: Vec2, a: Vec2, b: Vec2) -> (Vec2, Real) {
     let ab = b - a;
     let length_squared = ab.norm_squared();
-    if length_squared.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
+    if length_squared <= 0.0 {
         return (a, 0.0);
     }
     // d/dt |a + t ab - p|² = 0  ⇒  t = (p - a)·ab / |ab|², clamped to the segment.
@@ -259,12 +267,25 @@ fn clip_half_plane(
 /// the side planes of the reference face, measures each surviving point's
 /// depth along the reference normal and keeps those with depth `>= -margin`.
 ///
+/// Surfaces: the reference surface is the reference face pushed out by its
+/// radius. The incident surface is the incident edge pushed out by its radius
+/// along its own outward normal (for a capsule, its flat side facing the
+/// reference; for a polygon, the edge itself): that edge is what gets
+/// clipped. The deepest incident end adds its cap's extreme towards the
+/// reference (the point whose depth is the exact penetration), replacing the
+/// side point of the same end; on a capsule lying flat the two coincide.
+/// Each contact point is midway between its incident surface point and that
+/// point's projection on the reference surface, both inside the slab.
+///
+/// Two points closer than [`POINT_MERGE_FRACTION`] of the reference face's
+/// length are merged into the deeper one.
+///
 /// `reference_is_a` orients the result: the manifold normal points from A to
-/// B and the ids list A's feature first. If clipping keeps nothing (only
-/// possible through rounding when the deepest incident vertex sits on a side
-/// plane), the deepest incident vertex is reported alone, so a pair the SAT
-/// found overlapping always gets a point. `None` only when even that vertex
-/// is farther than the margin.
+/// B and the ids list A's feature first. If nothing survives (only possible
+/// through rounding, when the deepest end sits on a side plane), the deepest
+/// end's cap point is reported alone, so a pair the SAT found overlapping
+/// always gets a point. `None` only when even that point is farther than the
+/// margin.
 pub(super) fn face_manifold(
     reference: &Face,
     incident: &Face,
@@ -272,67 +293,102 @@ pub(super) fn face_manifold(
     margin: Real,
 ) -> Option<Manifold> {
     let tangent = reference.end - reference.start;
-    let start = [
+    let normal = reference.normal;
+    let separation_of = |p: Vec2| normal.dot(&(p - reference.start));
+    let (deepest_end, deepest_feature) =
+        if separation_of(incident.end) < separation_of(incident.start) {
+            (incident.end, incident.end_feature)
+        } else {
+            (incident.start, incident.start_feature)
+        };
+    let cap = ClipVertex {
+        point: deepest_end - normal * incident.radius,
+        reference_feature: reference.edge_feature,
+        incident_feature: deepest_feature,
+    };
+    let lift = incident.normal * incident.radius;
+    let side = [
         ClipVertex {
-            point: incident.start,
+            point: incident.start + lift,
             reference_feature: reference.edge_feature,
             incident_feature: incident.start_feature,
         },
         ClipVertex {
-            point: incident.end,
+            point: incident.end + lift,
             reference_feature: reference.edge_feature,
             incident_feature: incident.end_feature,
         },
     ];
     let past_start = clip_half_plane(
-        &start,
+        &side,
         -tangent,
         reference.start,
         reference.start_feature,
         incident.edge_feature,
     );
-    let clipped = clip_half_plane(
+    let mut surface_points = clip_half_plane(
         &past_start,
         tangent,
         reference.end,
         reference.end_feature,
         incident.edge_feature,
     );
-    let radii = reference.radius + incident.radius;
-    let normal = reference.normal;
-    let depth_of = |p: Vec2| radii - normal.dot(&(p - reference.start));
-    let mut points: SmallVec<[ClipVertex; 2]> = clipped
-        .into_iter()
-        .filter(|v| depth_of(v.point) >= -margin)
-        .collect();
-    if points.is_empty() {
-        let deepest = if depth_of(incident.start) >= depth_of(incident.end) {
-            start[0]
+    // Same expressions as the clipping, so a radius-0 end that survived
+    // clipping is found inside here too (and replaced by itself).
+    let in_slab = (-tangent).dot(&(deepest_end - reference.start)) <= 0.0
+        && tangent.dot(&(deepest_end - reference.end)) <= 0.0;
+    if in_slab {
+        let same_end = surface_points.iter().position(|v| {
+            v.reference_feature == cap.reference_feature
+                && v.incident_feature == cap.incident_feature
+        });
+        let along = |v: &ClipVertex| tangent.dot(&(v.point - cap.point)).abs();
+        match (same_end, surface_points.as_slice()) {
+            (Some(i), _) => surface_points[i] = cap,
+            (None, [first, second]) => {
+                // The cap's side point was clipped: the cap takes the place of
+                // the clipped point on its side.
+                let nearest = usize::from(along(second) < along(first));
+                surface_points[nearest] = cap;
+            }
+            (None, _) => surface_points.push(cap),
+        }
+    }
+    // Penetration of a surface point below the reference surface.
+    let depth_of = |p: Vec2| reference.radius - separation_of(p);
+    surface_points.retain(|v| depth_of(v.point) >= -margin);
+    if let [first, second] = surface_points.as_slice()
+        && (first.point - second.point).norm() < POINT_MERGE_FRACTION * tangent.norm()
+    {
+        // Keep the deeper of two points that are one (the first on a tie).
+        let deeper = if depth_of(second.point) > depth_of(first.point) {
+            *second
         } else {
-            start[1]
+            *first
         };
-        if depth_of(deepest.point) < -margin {
+        surface_points.clear();
+        surface_points.push(deeper);
+    }
+    if surface_points.is_empty() {
+        if depth_of(cap.point) < -margin {
             return None;
         }
-        points.push(deepest);
+        surface_points.push(cap);
     }
-    let manifold_normal = if reference_is_a { normal } else { -normal };
-    let contact_points = points
+    let contact_points = surface_points
         .iter()
         .map(|v| {
-            let separation = normal.dot(&(v.point - reference.start));
-            // Incident surface at separation - r_inc, reference surface at
-            // r_ref (along the normal from the reference core): midway between.
-            let point =
-                v.point + normal * ((reference.radius - separation - incident.radius) * 0.5);
+            let depth = depth_of(v.point);
             let id = if reference_is_a {
                 FeatureId::new(v.reference_feature, v.incident_feature)
             } else {
                 FeatureId::new(v.incident_feature, v.reference_feature)
             };
             ContactPoint {
-                point,
-                depth: radii - separation,
+                // The reference surface lies `depth` beyond the incident
+                // point along the normal: midway is half of it.
+                point: v.point + normal * (depth * 0.5),
+                depth,
                 id,
                 part_a: None,
                 part_b: None,
@@ -340,7 +396,7 @@ pub(super) fn face_manifold(
         })
         .collect();
     Some(Manifold {
-        normal: manifold_normal,
+        normal: if reference_is_a { normal } else { -normal },
         points: contact_points,
     })
 }

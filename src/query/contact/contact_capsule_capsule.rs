@@ -24,7 +24,7 @@ use crate::math::{Real, Vec2, vec2};
 ///
 /// Up to two points. A core whose ends coincide is treated as a disc
 /// ([`contact_circle_capsule`]). Features: see the module docs of
-/// [`crate::query::contact`] (vertex 0/1 = ends, edge 0/1 = sides).
+/// [`mod@crate::query::contact`] (vertex 0/1 = ends, edge 0/1 = sides).
 pub fn contact_capsule_capsule(
     core_a: [Vec2; 2],
     radius_a: Real,

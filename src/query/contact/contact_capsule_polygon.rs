@@ -14,7 +14,7 @@
 
 use super::clip::{
     Face, Feature, REFERENCE_FACE_BIAS, closest_between_outlines, extent, face_manifold,
-    incident_edge, max_face_separation, point_manifold, sanitize_margin, unit,
+    incident_edge, is_usable, max_face_separation, point_manifold, sanitize_margin, unit,
 };
 use super::contact_circle_polygon;
 use super::{FeatureId, Manifold};
@@ -35,7 +35,7 @@ pub fn contact_capsule_polygon(
     margin: Real,
 ) -> Option<Manifold> {
     let margin = sanitize_margin(margin);
-    if polygon_b.is_empty() {
+    if !is_usable(polygon_b) {
         return None;
     }
     let Some(direction) = unit(core_a[1] - core_a[0]) else {
@@ -187,6 +187,48 @@ mod tests {
             m.points[0].id,
             FeatureId::new(vertex_feature(0), edge_feature(2))
         );
+    }
+
+    #[test]
+    fn tilted_capsule_measures_its_far_end_from_its_side() {
+        // Lower end 0.05 into the box; the core rises at 0.05 rad over length 2.
+        let (sin, cos) = 0.05f32.sin_cos();
+        let core = [vec2(-1.0, 0.2), vec2(-1.0 + 2.0 * cos, 0.2 + 2.0 * sin)];
+        let m = contact_capsule_polygon(core, 0.25, &floor_box(), 0.1).unwrap();
+        assert_eq!(m.points.len(), 2);
+        let (deep, far) = if m.points[0].depth > m.points[1].depth {
+            (m.points[0], m.points[1])
+        } else {
+            (m.points[1], m.points[0])
+        };
+        // The lower cap's bottom: exact penetration, straight below the end.
+        assert!((deep.depth - 0.05).abs() < 1e-6);
+        assert!((deep.point - vec2(-1.0, -0.025)).norm() < 1e-6);
+        // The far point sits on the lower side of the capsule, not on a cap
+        // hidden inside it: side point = b + r (sin, -cos).
+        let side_point = core[1] + vec2(sin, -cos) * 0.25;
+        assert!((far.depth + side_point.y).abs() < 1e-6);
+        assert!((far.point - vec2(side_point.x, side_point.y * 0.5)).norm() < 1e-6);
+        assert_eq!(far.id, FeatureId::new(vertex_feature(1), edge_feature(2)));
+    }
+
+    #[test]
+    fn ids_are_stable_when_the_pair_moves_slightly() {
+        let ids = |dx: f32, dy: f32, tilt: f32| {
+            let core = [
+                vec2(-1.0 + dx, 0.2 + dy - tilt),
+                vec2(1.0 + dx, 0.2 + dy + tilt),
+            ];
+            let m = contact_capsule_polygon(core, 0.25, &floor_box(), 0.1).unwrap();
+            let mut ids: Vec<FeatureId> = m.points.iter().map(|p| p.id).collect();
+            ids.sort();
+            ids
+        };
+        let resting = ids(0.0, 0.0, 0.0);
+        assert_eq!(resting.len(), 2);
+        for (dx, dy, tilt) in [(0.01, 0.0, 0.0), (-0.03, 0.02, 0.004), (0.0, -0.01, -0.003)] {
+            assert_eq!(ids(dx, dy, tilt), resting, "{dx} {dy} {tilt}");
+        }
     }
 
     #[test]

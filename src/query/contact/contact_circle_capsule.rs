@@ -12,8 +12,8 @@ use crate::math::{Real, Vec2, vec2};
 ///
 /// Closest point on B's core to A's centre, then as two discs: one point.
 /// B's feature is vertex 0 or 1 when the closest point is an end of the core,
-/// else the side (edge 0 or 1) facing A. When the centre lies on the core the
-/// normal is the core's right-hand normal (or `+x` for a zero-length core).
+/// else the side (edge 0 or 1) facing A. A centre on the core pushes B
+/// towards the core's left-hand normal (`+x` for a zero-length core).
 pub fn contact_circle_capsule(
     center_a: Vec2,
     radius_a: Real,
@@ -22,25 +22,43 @@ pub fn contact_circle_capsule(
     margin: Real,
 ) -> Option<Manifold> {
     let margin = sanitize_margin(margin);
+    let radii = radius_a + radius_b;
     let (closest, t) = closest_on_segment(center_a, core_b[0], core_b[1]);
+    let direction = unit(core_b[1] - core_b[0]);
+    if let Some(direction) = direction.filter(|_| t > 0.0 && t < 1.0) {
+        // Beside the core: the exact normal is the core's perpendicular, not
+        // the (ill-conditioned when tiny) offset to the closest point.
+        let right_normal = vec2(direction.y, -direction.x);
+        let offset = right_normal.dot(&(center_a - core_b[0]));
+        if radii - offset.abs() < -margin {
+            return None;
+        }
+        // A right of the core faces B's edge 0 (outward normal right_normal).
+        let (normal, feature_b) = if offset >= 0.0 {
+            (-right_normal, edge_feature(0))
+        } else {
+            (right_normal, edge_feature(1))
+        };
+        let on_core = center_a + normal * offset.abs();
+        let id = FeatureId::new(vertex_feature(0), feature_b);
+        return Some(point_manifold(
+            normal,
+            center_a,
+            radius_a,
+            on_core,
+            radius_b,
+            offset.abs(),
+            id,
+        ));
+    }
     let offset = closest - center_a;
     let distance = offset.norm();
-    if radius_a + radius_b - distance < -margin {
+    if radii - distance < -margin {
         return None;
     }
-    let direction = unit(core_b[1] - core_b[0]);
-    let right_normal = direction.map(|d| vec2(d.y, -d.x));
-    let normal = unit(offset).or(right_normal).unwrap_or(vec2(1.0, 0.0));
-    let feature_b = if t <= 0.0 {
-        vertex_feature(0)
-    } else if t >= 1.0 {
-        vertex_feature(1)
-    } else if right_normal.is_some_and(|n| n.dot(&normal) < 0.0) {
-        // A lies on the side whose outward normal is the right-hand one.
-        edge_feature(0)
-    } else {
-        edge_feature(1)
-    };
+    let fallback = direction.map_or(vec2(1.0, 0.0), |d| vec2(-d.y, d.x));
+    let normal = unit(offset).unwrap_or(fallback);
+    let feature_b = vertex_feature(usize::from(t >= 1.0));
     let id = FeatureId::new(vertex_feature(0), feature_b);
     Some(point_manifold(
         normal, center_a, radius_a, closest, radius_b, distance, id,
@@ -81,10 +99,13 @@ mod tests {
     #[test]
     fn centre_on_the_core_has_a_defined_normal() {
         let m = contact_circle_capsule(vec2(0.5, 0.0), 0.1, CORE, 0.2, 0.0).unwrap();
-        assert!((m.normal - vec2(0.0, -1.0)).norm() < 1e-6);
+        assert!((m.normal - vec2(0.0, 1.0)).norm() < 1e-6);
         assert!((m.depth() - 0.3).abs() < 1e-6);
         let dot = [vec2(2.0, 2.0), vec2(2.0, 2.0)];
         let m = contact_circle_capsule(vec2(2.0, 2.0), 0.1, dot, 0.2, 0.0).unwrap();
         assert_eq!(m.normal, vec2(1.0, 0.0));
+        // An end point exactly at the centre: pushed along the left-hand normal.
+        let m = contact_circle_capsule(vec2(1.0, 0.0), 0.1, CORE, 0.2, 0.0).unwrap();
+        assert!((m.normal - vec2(0.0, 1.0)).norm() < 1e-6);
     }
 }

@@ -1,8 +1,8 @@
 //! Contact between a disc and a convex polygon (a point is a disc of radius 0).
 
 use super::clip::{
-    Feature, closest_between_outlines, edge_feature, max_face_separation, point_manifold,
-    sanitize_margin, unit, vertex_feature,
+    Feature, closest_between_outlines, edge_feature, is_usable, max_face_separation,
+    point_manifold, sanitize_margin, unit, vertex_feature,
 };
 use super::{FeatureId, Manifold};
 use crate::math::{Real, Vec2};
@@ -22,7 +22,7 @@ pub fn contact_circle_polygon(
     margin: Real,
 ) -> Option<Manifold> {
     let margin = sanitize_margin(margin);
-    if polygon_b.is_empty() {
+    if !is_usable(polygon_b) {
         return None;
     }
     let (separation, face) =

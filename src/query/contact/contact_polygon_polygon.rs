@@ -7,13 +7,14 @@
 //! reference face's side planes (Box2D's reference/incident method); points
 //! deeper than `-margin` below the reference face are kept.
 //!
-//! Pairs apart by up to a margin: when the true distance between the
-//! polygons is larger than the best face separation, the closest features
-//! are two vertices and the contact is one point along the line joining them.
+//! Pairs apart by up to a margin: the true distance decides (the face gaps
+//! only bound it from below). When the closest features are two vertices the
+//! contact is one point along the line joining them; otherwise the face
+//! clipping above gives the points, with negative depths.
 
 use super::clip::{
-    Face, REFERENCE_FACE_BIAS, VERTEX_VERTEX_TOLERANCE, closest_between_outlines, extent,
-    face_manifold, incident_edge, max_face_separation, point_manifold, sanitize_margin, unit,
+    Face, Feature, REFERENCE_FACE_BIAS, closest_between_outlines, extent, face_manifold,
+    incident_edge, is_usable, max_face_separation, point_manifold, sanitize_margin, unit,
 };
 use super::{FeatureId, Manifold};
 use crate::math::Real;
@@ -23,15 +24,15 @@ use crate::query::placed::WorldPolygon;
 /// `margin` metres apart.
 ///
 /// Up to two points. The reference face is A's unless B's face is better by
-/// more than [`REFERENCE_FACE_BIAS`] of the pair's size, which keeps the
-/// choice stable for boxes resting flat on each other.
+/// more than a millionth of the pair's size, which keeps the choice stable
+/// for boxes resting flat on each other.
 pub fn contact_polygon_polygon(
     polygon_a: &WorldPolygon,
     polygon_b: &WorldPolygon,
     margin: Real,
 ) -> Option<Manifold> {
     let margin = sanitize_margin(margin);
-    if polygon_a.is_empty() || polygon_b.is_empty() {
+    if !is_usable(polygon_a) || !is_usable(polygon_b) {
         return None;
     }
     let (gap_a, face_a) =
@@ -53,12 +54,13 @@ pub fn contact_polygon_polygon(
     };
     let face_gap = gap_a.max(gap_b);
     if face_gap > 0.0 {
-        // Apart (only with a margin): the faces bound the distance from below.
+        // Apart (only with a margin): the faces bound the distance from below;
+        // the closest features tell a face contact from a vertex-vertex one.
         let closest = closest_between_outlines(&polygon_a.vertices, &polygon_b.vertices);
         if closest.distance > margin {
             return None;
         }
-        if closest.distance > face_gap + VERTEX_VERTEX_TOLERANCE * size {
+        if let (Feature::Vertex(_), Feature::Vertex(_)) = (closest.feature_a, closest.feature_b) {
             let towards_b = closest.point_b - closest.point_a;
             let fallback = if reference_is_a {
                 polygon_a.normals[face]
@@ -217,6 +219,25 @@ mod tests {
         assert_eq!(
             m.points[0].id,
             FeatureId::new(vertex_feature(2), vertex_feature(0))
+        );
+    }
+
+    #[test]
+    fn inconsistent_world_polygons_are_refused_not_indexed() {
+        let square = rectangle(0.5, 0.5, &Pose::IDENTITY);
+        let mut short_normals = square.clone();
+        short_normals.normals.pop();
+        assert!(contact_polygon_polygon(&square, &short_normals, 0.0).is_none());
+        assert!(contact_polygon_polygon(&short_normals, &square, 0.0).is_none());
+        let empty = WorldPolygon {
+            vertices: Default::default(),
+            normals: Default::default(),
+        };
+        assert!(contact_polygon_polygon(&empty, &square, 0.0).is_none());
+        use crate::query::contact::{contact_capsule_polygon, contact_circle_polygon};
+        assert!(contact_circle_polygon(vec2(0.0, 0.0), 1.0, &short_normals, 0.0).is_none());
+        assert!(
+            contact_capsule_polygon([vec2(0.0, 0.0), vec2(1.0, 0.0)], 1.0, &empty, 0.0).is_none()
         );
     }
 

@@ -17,7 +17,7 @@ use crate::shape::{ConvexPolygon, SimplePolygon};
 /// The contact between simple polygon A (its shape and pose) and any placed
 /// shape B, if they are at most `margin` metres apart: the deepest manifold
 /// among A's convex pieces. A's features are numbered by A's outline (see the
-/// module docs of [`crate::query::contact`]).
+/// module docs of [`mod@crate::query::contact`]).
 pub fn contact_simple_convex(
     simple_a: &SimplePolygon,
     pose_a: &Pose,

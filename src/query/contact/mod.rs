@@ -17,7 +17,10 @@
 //!   margin are reported with negative depths (speculative contacts), and
 //!   only points within the margin are kept.
 //! - Points are world points midway between the two surfaces along the
-//!   normal. Convex pairs give at most two points.
+//!   normal: between a point of one surface (a vertex, the extreme of a
+//!   rounded end, or a point on a capsule's flat side) and its projection on
+//!   the other. Convex pairs give at most two points; two clipped points
+//!   closer than a thousandth of the reference face are merged into one.
 //! - `contact(b, a)` is `contact(a, b)` [`Manifold::flipped`].
 //! - Every shape is treated as a *core* (a point, a segment or a convex
 //!   polygon) grown by a radius: a circle is a point core, a capsule a
@@ -271,5 +274,165 @@ impl Manifold {
                 .points
                 .iter()
                 .all(|p| is_finite_vec(p.point) && p.depth.is_finite())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::{Rot2, vec2};
+    use crate::shape::{
+        Aabb, Capsule, Circle, ConvexPolygon, Corner, Line, OrientedRect, Point, Segment,
+        SimplePolygon, TileTriangle,
+    };
+
+    fn one_of_each_kind() -> Vec<Shape> {
+        let l_outline = [
+            vec2(-1.0, -1.0),
+            vec2(1.0, -1.0),
+            vec2(1.0, 0.0),
+            vec2(0.0, 0.0),
+            vec2(0.0, 1.0),
+            vec2(-1.0, 1.0),
+        ];
+        vec![
+            Shape::from(Point::new(vec2(0.1, 0.0)).unwrap()),
+            Shape::from(Segment::new(vec2(-0.8, 0.1), vec2(0.7, -0.2)).unwrap()),
+            Shape::from(Capsule::new(vec2(-0.6, 0.0), vec2(0.6, 0.3), 0.3).unwrap()),
+            Shape::from(Circle::new(vec2(0.0, 0.1), 0.7).unwrap()),
+            Shape::from(Aabb::new(vec2(-0.5, -0.4), vec2(0.6, 0.5)).unwrap()),
+            Shape::from(OrientedRect::new(vec2(0.0, 0.0), vec2(0.8, 0.3), 0.4).unwrap()),
+            Shape::from(ConvexPolygon::regular(5, 0.8, 0.2).unwrap()),
+            Shape::from(
+                TileTriangle::new(vec2(-0.5, -0.5), vec2(0.5, 0.5), Corner::UpperRight).unwrap(),
+            ),
+            Shape::from(SimplePolygon::new(&l_outline).unwrap()),
+        ]
+    }
+
+    #[test]
+    fn every_pair_of_different_kinds_is_the_flip_of_the_other_order() {
+        let shapes = one_of_each_kind();
+        let pose_a = Pose::new(vec2(1.0, 2.0), 0.3).with_scale(1.5);
+        let mut contacts = 0;
+        for (i, a) in shapes.iter().enumerate() {
+            for b in &shapes[i + 1..] {
+                for offset in [vec2(0.3, 0.2), vec2(-0.5, 0.6), vec2(0.9, -0.1)] {
+                    let pose_b = Pose::new(pose_a.translation + offset, -0.7).with_scale(0.8);
+                    let ab = contact_with_margin(a, &pose_a, b, &pose_b, 0.1);
+                    let ba = contact_with_margin(b, &pose_b, a, &pose_a, 0.1);
+                    assert_eq!(
+                        ab.clone().map(Manifold::flipped),
+                        ba,
+                        "{:?} vs {:?}",
+                        a.kind(),
+                        b.kind()
+                    );
+                    contacts += usize::from(ab.is_some());
+                }
+            }
+        }
+        // The offsets are small enough that most pairs touch.
+        assert!(contacts > 60, "only {contacts} contacts");
+    }
+
+    #[test]
+    fn points_and_segments_act_with_radius_zero() {
+        let box_shape = Shape::from(Aabb::new(vec2(-1.0, -1.0), vec2(1.0, 1.0)).unwrap());
+        let point = Shape::from(Point::new(vec2(0.0, 0.0)).unwrap());
+        let inside = Pose::from_translation(vec2(0.7, 0.2));
+        let m = contact(&point, &inside, &box_shape, &Pose::IDENTITY).unwrap();
+        assert!((m.depth() - 0.3).abs() < 1e-6);
+        assert!((m.normal - vec2(-1.0, 0.0)).norm() < 1e-6);
+        assert!(
+            contact(
+                &point,
+                &Pose::from_translation(vec2(1.2, 0.0)),
+                &box_shape,
+                &Pose::IDENTITY
+            )
+            .is_none()
+        );
+        // A segment poking 0.25 into a disc's side.
+        let stick = Shape::from(Segment::new(vec2(0.0, -2.0), vec2(0.0, 2.0)).unwrap());
+        let disc = Shape::from(Circle::new(vec2(0.0, 0.0), 0.5).unwrap());
+        let m = contact(
+            &stick,
+            &Pose::IDENTITY,
+            &disc,
+            &Pose::from_translation(vec2(0.25, 0.0)),
+        )
+        .unwrap();
+        assert!((m.depth() - 0.25).abs() < 1e-6);
+        assert!((m.normal - vec2(1.0, 0.0)).norm() < 1e-6);
+        // A capsule whose ends coincide is a disc.
+        let dot = Shape::from(Capsule::new(vec2(0.0, 0.0), vec2(0.0, 0.0), 0.5).unwrap());
+        let as_capsule = contact(
+            &dot,
+            &Pose::IDENTITY,
+            &box_shape,
+            &Pose::from_translation(vec2(1.3, 0.0)),
+        );
+        let as_disc = contact(
+            &disc,
+            &Pose::IDENTITY,
+            &box_shape,
+            &Pose::from_translation(vec2(1.3, 0.0)),
+        );
+        assert_eq!(as_capsule, as_disc);
+    }
+
+    #[test]
+    fn lines_have_no_contact() {
+        let line = Shape::from(Line::new(vec2(0.0, 0.0), vec2(1.0, 0.0)).unwrap());
+        for shape in one_of_each_kind() {
+            assert!(contact(&line, &Pose::IDENTITY, &shape, &Pose::IDENTITY).is_none());
+            assert!(contact(&shape, &Pose::IDENTITY, &line, &Pose::IDENTITY).is_none());
+        }
+    }
+
+    #[test]
+    fn bad_poses_and_margins_never_panic_nor_give_nan() {
+        let nan = Pose::from_translation(vec2(f32::NAN, 0.0));
+        let infinite = Pose::new(vec2(f32::INFINITY, 1.0), 0.0);
+        let flat = Pose::IDENTITY.with_scale(0.0);
+        let mut broken_rotation = Pose::IDENTITY;
+        broken_rotation.rotation = Rot2::new_unchecked(nalgebra::Complex::new(f32::NAN, 0.0));
+        for a in one_of_each_kind() {
+            for b in one_of_each_kind() {
+                for bad in [nan, infinite, flat, broken_rotation] {
+                    for m in [
+                        contact(&a, &bad, &b, &Pose::IDENTITY),
+                        contact(&a, &Pose::IDENTITY, &b, &bad),
+                        contact_with_margin(&a, &Pose::IDENTITY, &b, &Pose::IDENTITY, f32::NAN),
+                        contact_with_margin(
+                            &a,
+                            &Pose::IDENTITY,
+                            &b,
+                            &Pose::IDENTITY,
+                            f32::INFINITY,
+                        ),
+                        contact_with_margin(&a, &Pose::IDENTITY, &b, &Pose::IDENTITY, -1.0),
+                    ]
+                    .into_iter()
+                    .flatten()
+                    {
+                        assert!(m.is_finite(), "{:?} vs {:?}: {m:?}", a.kind(), b.kind());
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn ball_against_a_crate_from_the_crate_docs() {
+        let ball = Shape::from(Circle::new(vec2(0.0, 0.0), 0.5).unwrap());
+        let crate_box = Shape::from(ConvexPolygon::regular(4, 1.0, 0.0).unwrap());
+        let at = |x: f32, y: f32| Pose::from_translation(vec2(x, y));
+        assert!(contact(&ball, &at(0.0, 0.0), &crate_box, &at(3.0, 0.0)).is_none());
+        let m = contact(&ball, &at(0.0, 0.0), &crate_box, &at(1.2, 0.0)).unwrap();
+        // The diamond's left corner is 0.2 from the ball's centre: 0.3 deep.
+        assert!((m.normal - vec2(1.0, 0.0)).norm() < 1e-6);
+        assert!((m.depth() - 0.3).abs() < 1e-6);
     }
 }
