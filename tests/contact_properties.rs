@@ -7,9 +7,10 @@
 //! - symmetry: `contact(b, a)` has the opposite normal and the same depth;
 //! - invariance: a common rotation + translation rotates the normal and moves
 //!   the points; a common uniform scale scales the depth;
-//! - no NaN, unit normals, and every point lies within the depth of both
-//!   shapes' surfaces (also for points, segments, lines and simple polygons,
-//!   with and without a speculative margin).
+//! - no NaN, unit normals, and every point lies midway between the surfaces:
+//!   within half its |depth| (+ 2ε) of both shapes' boundaries (also for
+//!   points, segments, lines and simple polygons, with and without a
+//!   speculative margin).
 //!
 //! Tolerances: ε = 1e-4 m, not scaled with the shapes. The pairs reach about
 //! 60 m at most (±20 m poses, shapes up to ~10 m, the common motion), where
@@ -188,11 +189,14 @@ impl Pair {
     }
 }
 
+/// A pose within the ranges of the module docs.
 fn pose() -> impl Strategy<Value = Pose> {
     (vector(-20.0, 20.0), angle(), real(0.2, 5.0))
         .prop_map(|(translation, angle, scale)| Pose::new(translation, angle).with_scale(scale))
 }
 
+/// Two shapes drawn from `shapes`, B placed at a random fraction (up to 0.8)
+/// of the two bounding radii from A, so that about 40% of the pairs touch.
 fn pair_of(shapes: BoxedStrategy<Shape>) -> impl Strategy<Value = Pair> {
     (
         shapes.clone(),
@@ -425,6 +429,18 @@ proptest! {
                         || point_count_is_fragile(&moved),
                     "{} points became {}", before.points.len(), after.points.len()
                 );
+                // Where the manifold is the same one, its points moved along.
+                let same_manifold = (after.normal - turned).norm() < 1e-4 && before.points.len() == after.points.len();
+                if same_manifold {
+                    for point in &after.points {
+                        let nearest = before
+                            .points
+                            .iter()
+                            .map(|p| (motion.transform_point(p.point) - point.point).norm())
+                            .fold(Real::INFINITY, Real::min);
+                        prop_assert!(nearest <= 10.0 * depth_tolerance, "point {:?} is {nearest} from its image", point.point);
+                    }
+                }
             }
             (before, after) => {
                 let depth = before.map(|m| m.depth() * scale).or(after.map(|m| m.depth())).unwrap_or(0.0);
