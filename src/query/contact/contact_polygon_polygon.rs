@@ -1,0 +1,253 @@
+//! Contact between two convex polygons (every box-like kind goes here).
+//!
+//! SAT over the edge normals of both polygons finds the axis of least
+//! penetration (for convex polygons the minimum translation is along one of
+//! them, so the depth is exact). Its face is the reference; the incident edge
+//! is the other polygon's edge most anti-parallel to it, clipped against the
+//! reference face's side planes (Box2D's reference/incident method); points
+//! deeper than `-margin` below the reference face are kept.
+//!
+//! Pairs apart by up to a margin: the true distance decides (the face gaps
+//! only bound it from below). When the closest features are two vertices the
+//! contact is one point along the line joining them; otherwise the face
+//! clipping above gives the points, with negative depths.
+
+use super::clip::{
+    Face, Feature, REFERENCE_FACE_BIAS, closest_between_outlines, extent, face_manifold,
+    incident_edge, is_usable, max_face_separation, point_manifold, sanitize_margin, unit,
+};
+use super::{FeatureId, Manifold};
+use crate::math::Real;
+use crate::query::placed::WorldPolygon;
+
+/// The contact between convex polygons A and B (world), if they are at most
+/// `margin` metres apart.
+///
+/// Up to two points. The reference face is A's unless B's face is better by
+/// more than a millionth of the pair's size, which keeps the choice stable
+/// for boxes resting flat on each other.
+pub fn contact_polygon_polygon(
+    polygon_a: &WorldPolygon,
+    polygon_b: &WorldPolygon,
+    margin: Real,
+) -> Option<Manifold> {
+    let margin = sanitize_margin(margin);
+    if !is_usable(polygon_a) || !is_usable(polygon_b) {
+        return None;
+    }
+    let (gap_a, face_a) =
+        max_face_separation(&polygon_a.vertices, &polygon_a.normals, &polygon_b.vertices);
+    if gap_a > margin {
+        return None;
+    }
+    let (gap_b, face_b) =
+        max_face_separation(&polygon_b.vertices, &polygon_b.normals, &polygon_a.vertices);
+    if gap_b > margin {
+        return None;
+    }
+    let size = extent(&polygon_a.vertices).max(extent(&polygon_b.vertices));
+    let reference_is_a = gap_b <= gap_a + REFERENCE_FACE_BIAS * size;
+    let (reference_polygon, incident_polygon, face) = if reference_is_a {
+        (polygon_a, polygon_b, face_a)
+    } else {
+        (polygon_b, polygon_a, face_b)
+    };
+    let face_gap = gap_a.max(gap_b);
+    if face_gap > 0.0 {
+        // Apart (only with a margin): the faces bound the distance from below;
+        // the closest features tell a face contact from a vertex-vertex one.
+        let closest = closest_between_outlines(&polygon_a.vertices, &polygon_b.vertices);
+        if closest.distance > margin {
+            return None;
+        }
+        if let (Feature::Vertex(_), Feature::Vertex(_)) = (closest.feature_a, closest.feature_b) {
+            let towards_b = closest.point_b - closest.point_a;
+            let fallback = if reference_is_a {
+                polygon_a.normals[face]
+            } else {
+                -polygon_b.normals[face]
+            };
+            let normal = unit(towards_b).unwrap_or(fallback);
+            let id = FeatureId::new(closest.feature_a.packed(), closest.feature_b.packed());
+            return Some(point_manifold(
+                normal,
+                closest.point_a,
+                0.0,
+                closest.point_b,
+                0.0,
+                closest.distance,
+                id,
+            ));
+        }
+    }
+    let reference = Face::of_polygon(
+        &reference_polygon.vertices,
+        &reference_polygon.normals,
+        face,
+    );
+    let k = incident_edge(&incident_polygon.normals, reference.normal);
+    let incident = Face::of_polygon(&incident_polygon.vertices, &incident_polygon.normals, k);
+    face_manifold(&reference, &incident, reference_is_a, margin)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::{Pose, vec2};
+    use crate::query::contact::clip::{edge_feature, vertex_feature};
+
+    fn rectangle(half_width: f32, half_height: f32, pose: &Pose) -> WorldPolygon {
+        let corners = [
+            vec2(-half_width, -half_height),
+            vec2(half_width, -half_height),
+            vec2(half_width, half_height),
+            vec2(-half_width, half_height),
+        ];
+        WorldPolygon::from_local_vertices(&corners, pose)
+    }
+
+    fn sorted_ids(m: &Manifold) -> Vec<FeatureId> {
+        let mut ids: Vec<FeatureId> = m.points.iter().map(|p| p.id).collect();
+        ids.sort();
+        ids
+    }
+
+    #[test]
+    fn box_resting_on_box_gives_two_points() {
+        let floor = rectangle(2.0, 0.5, &Pose::IDENTITY);
+        let crate_box = rectangle(0.5, 0.5, &Pose::from_translation(vec2(0.3, 0.98)));
+        let m = contact_polygon_polygon(&floor, &crate_box, 0.0).unwrap();
+        assert!((m.normal - vec2(0.0, 1.0)).norm() < 1e-6);
+        assert_eq!(m.points.len(), 2);
+        for p in &m.points {
+            assert!((p.depth - 0.02).abs() < 1e-6);
+            assert!((p.point.y - 0.49).abs() < 1e-6);
+        }
+        let mut xs: Vec<f32> = m.points.iter().map(|p| p.point.x).collect();
+        xs.sort_by(f32::total_cmp);
+        assert!((xs[0] + 0.2).abs() < 1e-6 && (xs[1] - 0.8).abs() < 1e-6);
+        // The floor's top (edge 2) against the crate's bottom corners (vertices 0, 1).
+        assert_eq!(
+            sorted_ids(&m),
+            vec![
+                FeatureId::new(edge_feature(2), vertex_feature(0)),
+                FeatureId::new(edge_feature(2), vertex_feature(1))
+            ]
+        );
+    }
+
+    #[test]
+    fn ids_survive_a_switch_of_reference_face() {
+        // Equal boxes stacked exactly: both faces are equally good; A's wins.
+        let lower = rectangle(0.5, 0.5, &Pose::IDENTITY);
+        let upper = rectangle(0.5, 0.5, &Pose::from_translation(vec2(0.25, 0.99)));
+        let ab = contact_polygon_polygon(&lower, &upper, 0.0).unwrap();
+        let ba = contact_polygon_polygon(&upper, &lower, 0.0).unwrap();
+        assert_eq!(ab.points.len(), 2);
+        // Seen from the other side the same physical points keep their ids.
+        let flipped_ids: Vec<FeatureId> = {
+            let mut ids: Vec<FeatureId> = ba.points.iter().map(|p| p.id.flipped()).collect();
+            ids.sort();
+            ids
+        };
+        assert_eq!(sorted_ids(&ab), flipped_ids);
+        // Lower's top edge 2 meets upper's corner 0; upper's bottom edge 0 meets lower's corner 2.
+        assert_eq!(
+            sorted_ids(&ab),
+            vec![
+                FeatureId::new(vertex_feature(2), edge_feature(0)),
+                FeatureId::new(edge_feature(2), vertex_feature(0))
+            ]
+        );
+    }
+
+    #[test]
+    fn ids_are_stable_when_the_pair_moves_slightly() {
+        let floor = rectangle(2.0, 0.5, &Pose::IDENTITY);
+        let ids = |x: f32, y: f32, angle: f32| {
+            let crate_box = rectangle(0.5, 0.5, &Pose::new(vec2(x, y), angle));
+            sorted_ids(&contact_polygon_polygon(&floor, &crate_box, 0.05).unwrap())
+        };
+        let resting = ids(0.3, 0.98, 0.0);
+        for (x, y, angle) in [
+            (0.31, 0.985, 0.001),
+            (0.29, 0.975, -0.002),
+            (0.3, 1.01, 0.0),
+        ] {
+            assert_eq!(ids(x, y, angle), resting, "{x} {y} {angle}");
+        }
+    }
+
+    #[test]
+    fn rotated_box_corner_into_a_floor() {
+        let floor = rectangle(2.0, 0.5, &Pose::IDENTITY);
+        let angle = std::f32::consts::FRAC_PI_4;
+        let half_diagonal = 0.5 * 2f32.sqrt();
+        let crate_box = rectangle(
+            0.5,
+            0.5,
+            &Pose::new(vec2(0.0, 0.5 + half_diagonal - 0.1), angle),
+        );
+        let m = contact_polygon_polygon(&floor, &crate_box, 0.0).unwrap();
+        assert!((m.normal - vec2(0.0, 1.0)).norm() < 1e-6);
+        assert_eq!(m.points.len(), 1);
+        assert!((m.depth() - 0.1).abs() < 1e-5);
+        assert!((m.points[0].point - vec2(0.0, 0.45)).norm() < 1e-5);
+    }
+
+    #[test]
+    fn deep_overlap_takes_the_shallowest_axis() {
+        let a = rectangle(1.0, 1.0, &Pose::IDENTITY);
+        let b = rectangle(1.0, 1.0, &Pose::from_translation(vec2(1.7, 0.4)));
+        let m = contact_polygon_polygon(&a, &b, 0.0).unwrap();
+        assert!((m.normal - vec2(1.0, 0.0)).norm() < 1e-6);
+        assert!((m.depth() - 0.3).abs() < 1e-5);
+        assert_eq!(m.points.len(), 2);
+    }
+
+    #[test]
+    fn speculative_corner_to_corner_uses_the_true_distance() {
+        let a = rectangle(0.5, 0.5, &Pose::IDENTITY);
+        let b = rectangle(0.5, 0.5, &Pose::from_translation(vec2(1.03, 1.04)));
+        assert!(contact_polygon_polygon(&a, &b, 0.0).is_none());
+        // Face gaps are 0.04, but the corners are 0.05 apart.
+        assert!(contact_polygon_polygon(&a, &b, 0.045).is_none());
+        let m = contact_polygon_polygon(&a, &b, 0.06).unwrap();
+        assert_eq!(m.points.len(), 1);
+        assert!((m.depth() + 0.05).abs() < 1e-5);
+        assert!((m.normal - vec2(0.6, 0.8)).norm() < 1e-4);
+        assert_eq!(
+            m.points[0].id,
+            FeatureId::new(vertex_feature(2), vertex_feature(0))
+        );
+    }
+
+    #[test]
+    fn inconsistent_world_polygons_are_refused_not_indexed() {
+        let square = rectangle(0.5, 0.5, &Pose::IDENTITY);
+        let mut short_normals = square.clone();
+        short_normals.normals.pop();
+        assert!(contact_polygon_polygon(&square, &short_normals, 0.0).is_none());
+        assert!(contact_polygon_polygon(&short_normals, &square, 0.0).is_none());
+        let empty = WorldPolygon {
+            vertices: Default::default(),
+            normals: Default::default(),
+        };
+        assert!(contact_polygon_polygon(&empty, &square, 0.0).is_none());
+        use crate::query::contact::{contact_capsule_polygon, contact_circle_polygon};
+        assert!(contact_circle_polygon(vec2(0.0, 0.0), 1.0, &short_normals, 0.0).is_none());
+        assert!(
+            contact_capsule_polygon([vec2(0.0, 0.0), vec2(1.0, 0.0)], 1.0, &empty, 0.0).is_none()
+        );
+    }
+
+    #[test]
+    fn touching_counts_and_apart_does_not() {
+        let a = rectangle(0.5, 0.5, &Pose::IDENTITY);
+        let touching = rectangle(0.5, 0.5, &Pose::from_translation(vec2(1.0, 0.25)));
+        let m = contact_polygon_polygon(&a, &touching, 0.0).unwrap();
+        assert_eq!(m.depth(), 0.0);
+        let apart = rectangle(0.5, 0.5, &Pose::from_translation(vec2(1.0001, 0.25)));
+        assert!(contact_polygon_polygon(&a, &apart, 0.0).is_none());
+    }
+}
