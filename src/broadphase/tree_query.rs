@@ -74,8 +74,9 @@ impl<T: Copy> DynamicTree<T> {
     /// maximum (see [`Bounds::ray_fraction`]), `callback(id, user_data,
     /// max_fraction)` is called with the current maximum and returns the new
     /// one: the exact hit fraction on the proxy's shape clips the ray (later
-    /// boxes beyond it are skipped), the current maximum (or anything larger,
-    /// a negative value or NaN) leaves it unchanged, `0.0` stops the cast.
+    /// boxes beyond it are skipped); the current maximum (or anything larger,
+    /// a negative value or NaN) leaves it unchanged; `0.0` below a maximum
+    /// above 0 stops the cast (at a maximum of 0, returning it continues).
     /// Nearer children are visited first, so clipping prunes early.
     ///
     /// Returns the final maximum fraction (the closest hit if the callback
@@ -182,11 +183,14 @@ impl<T: Copy> DynamicTree<T> {
             match (node.slot, node.user_data) {
                 (Slot::Leaf, Some(data)) => {
                     let value = callback(self.id_of(index), data, max_fraction);
-                    if value == 0.0 {
-                        return Ok((0.0, true));
-                    }
-                    if value > 0.0 && value < max_fraction {
-                        max_fraction = value;
+                    // NaN fails every comparison: it continues unchanged.
+                    if value < max_fraction {
+                        if value == 0.0 {
+                            return Ok((0.0, true));
+                        }
+                        if value > 0.0 {
+                            max_fraction = value;
+                        }
                     }
                 }
                 (Slot::Internal, _) => {
