@@ -105,7 +105,8 @@ pub enum BroadPhaseError {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("node {node}: {what}")]
 pub struct InvariantViolation {
-    /// The node slot where the check failed.
+    /// The node slot where the check failed (`u32::MAX` when the check is
+    /// about the whole tree rather than one node).
     pub node: u32,
     /// Which invariant failed.
     pub what: &'static str,

@@ -58,7 +58,7 @@ impl<T: Copy> DynamicTree<T> {
                 // Pushed second, popped first: child1's subtree is visited first.
                 stack.push(node.child2);
                 stack.push(node.child1);
-            } else if let Some(data) = node.user_data
+            } else if let Some(data) = self.slot_data[index as usize].user_data
                 && !callback(self.id_of(index), data)
             {
                 return false;
@@ -180,39 +180,35 @@ impl<T: Copy> DynamicTree<T> {
                 continue; // clipped since it was pushed
             }
             let node = &self.nodes[index as usize];
-            match (node.slot, node.user_data) {
-                (Slot::Leaf, Some(data)) => {
-                    let value = callback(self.id_of(index), data, max_fraction);
-                    // NaN fails every comparison: it continues unchanged.
-                    if value < max_fraction {
-                        if value == 0.0 {
-                            return Ok((0.0, true));
-                        }
-                        if value > 0.0 {
-                            max_fraction = value;
+            if node.slot == Slot::Internal {
+                let t1 = entry(node.child1, max_fraction);
+                let t2 = entry(node.child2, max_fraction);
+                match (t1, t2) {
+                    (Some(t1), Some(t2)) => {
+                        // Far one first so the near one is popped first.
+                        if t2 < t1 {
+                            stack.push((node.child1, t1));
+                            stack.push((node.child2, t2));
+                        } else {
+                            stack.push((node.child2, t2));
+                            stack.push((node.child1, t1));
                         }
                     }
+                    (Some(t1), None) => stack.push((node.child1, t1)),
+                    (None, Some(t2)) => stack.push((node.child2, t2)),
+                    (None, None) => {}
                 }
-                (Slot::Internal, _) => {
-                    let t1 = entry(node.child1, max_fraction);
-                    let t2 = entry(node.child2, max_fraction);
-                    match (t1, t2) {
-                        (Some(t1), Some(t2)) => {
-                            // Far one first so the near one is popped first.
-                            if t2 < t1 {
-                                stack.push((node.child1, t1));
-                                stack.push((node.child2, t2));
-                            } else {
-                                stack.push((node.child2, t2));
-                                stack.push((node.child1, t1));
-                            }
-                        }
-                        (Some(t1), None) => stack.push((node.child1, t1)),
-                        (None, Some(t2)) => stack.push((node.child2, t2)),
-                        (None, None) => {}
+            } else if let Some(data) = self.slot_data[index as usize].user_data {
+                let value = callback(self.id_of(index), data, max_fraction);
+                // NaN fails every comparison: it continues unchanged.
+                if value < max_fraction {
+                    if value == 0.0 {
+                        return Ok((0.0, true));
+                    }
+                    if value > 0.0 {
+                        max_fraction = value;
                     }
                 }
-                _ => {}
             }
         }
         Ok((max_fraction, false))

@@ -18,6 +18,9 @@ impl<T: Copy> DynamicTree<T> {
     pub fn validate(&self) -> Result<(), InvariantViolation> {
         let fail = |node: u32, what| Err(InvariantViolation { node, what });
         let count = self.nodes.len();
+        if self.slot_data.len() != count {
+            return fail(NULL, "slot data and nodes differ in length");
+        }
         let mut reached = 0usize;
         let mut leaves = 0usize;
         if self.root != NULL {
@@ -45,7 +48,7 @@ impl<T: Copy> DynamicTree<T> {
                         if node.height != 0 {
                             return fail(index, "leaf height is not 0");
                         }
-                        if node.user_data.is_none() {
+                        if self.slot_data[index as usize].user_data.is_none() {
                             return fail(index, "leaf without user data");
                         }
                         if !(is_finite_vec(node.bounds.min()) && is_finite_vec(node.bounds.max())) {
@@ -64,10 +67,10 @@ impl<T: Copy> DynamicTree<T> {
                         if node.bounds != n1.bounds.union(&n2.bounds) {
                             return fail(index, "box is not the union of its children");
                         }
-                        if node.height != 1 + n1.height.max(n2.height) {
+                        if node.height != n1.height.max(n2.height).saturating_add(1) {
                             return fail(index, "height is not 1 + max(child heights)");
                         }
-                        if node.user_data.is_some() {
+                        if self.slot_data[index as usize].user_data.is_some() {
                             return fail(index, "internal node with user data");
                         }
                         stack.push(c1);
