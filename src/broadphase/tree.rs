@@ -54,9 +54,10 @@ pub(super) struct SlotData<T> {
 /// Nodes live in one `Vec` with a free list (no allocation per node once the
 /// array has grown). Each proxy's box is stored *fattened* by the tree's
 /// margin and extended along its last displacement, so small motions do not
-/// touch the tree. Insertion picks the sibling that minimises the total
-/// perimeter added (surface-area heuristic, branch and bound) and every node
-/// on the way back up is offered a rotation that shrinks a child's perimeter.
+/// touch the tree. Insertion picks the sibling that adds the least total
+/// perimeter along one lower-bound-guided path (surface-area heuristic,
+/// branch and bound; see `sah.rs`) and every node on the way back up is
+/// offered a rotation that shrinks a child's perimeter.
 ///
 /// Deterministic: the structure depends only on the sequence of calls, and
 /// traversals follow the structure (no hashing, no randomness).
