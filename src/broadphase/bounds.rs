@@ -173,13 +173,13 @@ impl Bounds {
     }
 }
 
-impl From<Aabb> for Bounds {
-    /// A validated shape box (finite, `min < max`) is a valid `Bounds`.
-    fn from(aabb: Aabb) -> Bounds {
-        Bounds {
-            min: aabb.min,
-            max: aabb.max,
-        }
+impl TryFrom<Aabb> for Bounds {
+    type Error = BroadPhaseError;
+
+    /// Checks the box again: an `Aabb`'s fields are public and engine-computed
+    /// world boxes (e.g. of a shape under a NaN pose) are not validated.
+    fn try_from(aabb: Aabb) -> Result<Bounds, BroadPhaseError> {
+        Bounds::new(aabb.min, aabb.max)
     }
 }
 
@@ -296,6 +296,17 @@ mod tests {
         assert!(unit.inflated(Real::NAN).is_err());
         assert!(b(0.0, 0.0, Real::MAX, 1.0).inflated(Real::MAX).is_err());
         assert_eq!(unit.inflated(0.5).unwrap(), b(-0.5, -0.5, 1.5, 1.5));
+    }
+
+    #[test]
+    fn shape_boxes_convert_only_when_valid() {
+        let shape_box = Aabb::new(vec2(0.0, 1.0), vec2(2.0, 3.0)).unwrap();
+        assert_eq!(Bounds::try_from(shape_box), Ok(b(0.0, 1.0, 2.0, 3.0)));
+        let forged = Aabb {
+            min: vec2(Real::NAN, 0.0),
+            max: vec2(1.0, 1.0),
+        };
+        assert!(Bounds::try_from(forged).is_err());
     }
 
     #[test]

@@ -17,7 +17,7 @@
 //! [`crate::shape::Aabb`]: an `Aabb` is a *shape* (local frame, strictly
 //! positive extents), while a broadphase box is world-space, may be flat (a
 //! point, a segment) and is checked once so the trees never see a NaN.
-//! `Bounds::from(aabb)` converts a shape box.
+//! `Bounds::try_from(aabb)` converts (and re-checks) a shape box.
 //!
 //! # Fat boxes
 //! A moving proxy is stored grown by [`AABB_MARGIN`] (an absolute 0.1 m) on
