@@ -18,7 +18,8 @@
 //! ```
 //!
 //! # Layers
-//! `math` → `shape` → `query`; each module only uses the ones before it.
+//! `math` → `shape` → `query` → `broadphase`; each module only uses the ones
+//! before it.
 //!
 //! # Cargo features
 //! - `viewer` (default): the minifb debug window. Library users who want no
@@ -29,5 +30,6 @@
 pub mod dynamics;
 pub mod math;
 pub mod query;
+pub mod broadphase;
 pub mod shape;
 pub mod world;
