@@ -27,9 +27,9 @@
 
 #![warn(missing_docs)]
 
+pub mod broadphase;
 pub mod dynamics;
 pub mod math;
 pub mod query;
-pub mod broadphase;
 pub mod shape;
 pub mod world;

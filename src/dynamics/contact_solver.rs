@@ -112,6 +112,8 @@ pub struct ContactConstraint {
     pub friction: Real,
     /// Restitution (bounciness) in [0, 1].
     pub restitution: Real,
+    /// One side cannot move: solved with the stiffer static softness.
+    pub against_fixed: bool,
     /// The points (1 to 4).
     pub points: smallvec::SmallVec<[ConstraintPoint; 4]>,
 }
@@ -183,6 +185,8 @@ impl ContactConstraint {
             normal,
             friction,
             restitution,
+            against_fixed: (a.inv_mass == 0.0 && a.inv_inertia == 0.0)
+                || (b.inv_mass == 0.0 && b.inv_inertia == 0.0),
             points,
         }
     }
@@ -206,17 +210,46 @@ pub fn warm_start(bodies: &mut [SolverBody], constraints: &[ContactConstraint]) 
     }
 }
 
+/// Softness of contacts between two moving bodies, and of contacts against a
+/// body that cannot move (twice as stiff, as in Box2D v3: the fixed side
+/// absorbs nothing, so the pair can take a stiffer spring without ringing).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ContactSoftness {
+    /// Between two moving bodies.
+    pub moving: Softness,
+    /// Against a static or kinematic body.
+    pub fixed: Softness,
+}
+
+impl ContactSoftness {
+    /// Softness for `settings` at substep `h` seconds; the stiffness is capped
+    /// at a quarter of the substep rate (beyond it the implicit spring no
+    /// longer resolves within a substep and overshoots).
+    pub fn new(settings: &ContactSettings, h: Real) -> Self {
+        let cap = 0.25 / h;
+        ContactSoftness {
+            moving: Softness::new(settings.hertz.min(cap), settings.damping_ratio, h),
+            fixed: Softness::new((2.0 * settings.hertz).min(cap), settings.damping_ratio, h),
+        }
+    }
+}
+
 /// One sequential-impulse pass over all contacts. With `use_bias`, overlap is
 /// pushed out softly; without it (relax), only velocities are corrected.
 pub fn solve(
     bodies: &mut [SolverBody],
     constraints: &mut [ContactConstraint],
     settings: &ContactSettings,
-    softness: Softness,
+    softness: ContactSoftness,
     inv_h: Real,
     use_bias: bool,
 ) {
     for c in constraints.iter_mut() {
+        let softness = if c.against_fixed {
+            softness.fixed
+        } else {
+            softness.moving
+        };
         let (a, b) = (bodies[c.body_a], bodies[c.body_b]);
         let tangent = -perp(c.normal);
         let mut va = a.linear_velocity;

@@ -31,6 +31,24 @@ pub struct WorldSettings {
     pub sleeping: bool,
 }
 
+impl WorldSettings {
+    /// Stiffer contacts for deep piles and tall stacks: 8 substeps and
+    /// 120 Hz contacts, about twice the solver cost of the default. A soft
+    /// contact compresses by load / (effective mass · ω²), so doubling the
+    /// frequency cuts the overlap under the same load by four.
+    pub fn stiff() -> Self {
+        let defaults = Self::default();
+        WorldSettings {
+            substeps: 8,
+            contact: ContactSettings {
+                hertz: 120.0,
+                ..defaults.contact
+            },
+            ..defaults
+        }
+    }
+}
+
 impl Default for WorldSettings {
     fn default() -> Self {
         WorldSettings {

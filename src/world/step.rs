@@ -15,7 +15,7 @@ use super::pairs::{PairEntry, overlapping_pairs};
 use super::settings::SPECULATIVE_DISTANCE;
 use super::{BodyKind, World, WorldError};
 use crate::dynamics::{
-    ContactConstraint, Softness, SolverBody, apply_restitution, integrate_positions, solve,
+    ContactConstraint, ContactSoftness, SolverBody, apply_restitution, integrate_positions, solve,
     warm_start,
 };
 use crate::math::{Real, Vec2};
@@ -210,11 +210,7 @@ impl World {
         let substeps = self.settings.substeps.max(1);
         let h = dt / substeps as Real;
         let inv_h = 1.0 / h;
-        let softness = Softness::new(
-            self.settings.contact.hertz.min(0.25 * inv_h),
-            self.settings.contact.damping_ratio,
-            h,
-        );
+        let softness = ContactSoftness::new(&self.settings.contact, h);
         let gravity = self.settings.gravity;
         for _ in 0..substeps {
             for (index, key) in solver_keys.iter().enumerate().skip(1) {
