@@ -20,12 +20,14 @@
 //! every result (points, normals, distances) is in world coordinates, metres.
 //! Normals point from shape A to shape B.
 
+pub mod cast;
 pub mod contact;
 pub mod distance;
 pub mod intersects;
 pub mod placed;
 pub mod point_inside;
 
+pub use cast::{CastError, CastHit, Shot, cast, cast_all};
 pub use contact::{ContactPoint, FeatureId, Manifold, contact, contact_with_margin};
 pub use distance::{ClosestPoints, closest_points, distance};
 pub use intersects::intersects;
