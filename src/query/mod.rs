@@ -26,6 +26,7 @@ pub mod distance;
 pub mod intersects;
 pub mod placed;
 pub mod point_inside;
+pub mod time_of_impact;
 
 pub use cast::{CastError, CastHit, Shot, cast, cast_all};
 pub use contact::{ContactPoint, FeatureId, Manifold, contact, contact_with_margin};
@@ -33,3 +34,4 @@ pub use distance::{ClosestPoints, closest_points, distance};
 pub use intersects::intersects;
 pub use placed::{Placed, WorldPolygon};
 pub use point_inside::point_inside;
+pub use time_of_impact::{Motion, Toi, ToiError, ToiStatus, time_of_impact};

@@ -144,3 +144,7 @@ pub(crate) fn with_local_polygon<R>(
         _ => None,
     }
 }
+
+pub(crate) use super::cast_capsule_capsule::cast_segment_local;
+pub(crate) use super::cast_capsule_circle::{cast_circle_local, circle_entry};
+pub(crate) use super::cast_capsule_polygon::cast_polygon_local;
