@@ -267,6 +267,34 @@ mod tests {
     }
 
     #[test]
+    fn rays_through_a_corner_never_slip_between_its_edges() {
+        // Rays entering exactly through a vertex, far from the origin: rounding
+        // puts the entry a hair beyond one edge's end and before the next
+        // one's start; the widened ends must still catch it.
+        use crate::math::Pose;
+        let polygon = ConvexPolygon::regular(5, 0.7, 0.3).unwrap();
+        let mut cases = 0;
+        for step in 0..400 {
+            let angle = step as Real * 0.0157;
+            let pose = Pose::new(vec2(1234.5, -987.25), angle).with_scale(1.3);
+            for (vertex, (n0, n1)) in polygon.vertices().iter().zip(
+                polygon
+                    .normals()
+                    .iter()
+                    .zip(polygon.normals().iter().cycle().skip(polygon.len() - 1)),
+            ) {
+                let corner = pose.transform_point(*vertex);
+                let outward = pose.rotate((n0 + n1).normalize());
+                let shot = Shot::ray(corner + outward * 300.0, corner - outward * 0.5).unwrap();
+                let hit = cast_capsule_polygon(&shot, polygon.vertices(), polygon.normals(), &pose);
+                assert!(hit.is_some(), "missed corner {corner:?} at angle {angle}");
+                cases += 1;
+            }
+        }
+        assert_eq!(cases, 2000);
+    }
+
+    #[test]
     fn zero_length_shot() {
         assert!(cast(vec2(3.0, 0.0), vec2(0.0, 0.0), 0.5).is_none());
         assert!(

@@ -24,7 +24,8 @@
 use super::types::{Motion, Toi, ToiError, ToiStatus};
 use crate::math::{Pose, Real, Vec2, is_finite_vec};
 use crate::query::ClosestPoints;
-use crate::query::cast::local::normalize_or;
+use crate::query::cast::local::{normalize_or, with_local_polygon};
+use crate::shape::Shape;
 
 /// Conservative advancement stops when the shapes are closer than this
 /// fraction of the smaller shape's length scale (a relative tolerance, so it
@@ -62,6 +63,21 @@ pub struct SweptBody {
 }
 
 impl SweptBody {
+    /// The swept body of `shape` at `pose` moving by `motion`: bounding radius
+    /// about the body origin and length scale (radius about the middle of
+    /// its vertices) in world metres; simple polygons are not convex. A
+    /// [`crate::shape::Line`] gets an infinite bounding radius, which
+    /// [`conservative_advancement`] rejects.
+    pub fn from_shape(shape: &Shape, pose: Pose, motion: Motion) -> Self {
+        SweptBody {
+            pose,
+            motion,
+            bounding_radius: pose.scale_length(local_bounding_radius(shape)),
+            length_scale: pose.scale_length(local_length_scale(shape)),
+            convex: !matches!(shape, Shape::SimplePolygon(_)),
+        }
+    }
+
     fn validate(&self, which: &'static str) -> Result<(), ToiError> {
         self.pose
             .validate()
@@ -194,6 +210,39 @@ pub fn conservative_advancement(
         }
         fraction += step;
         iterations += 1;
+    }
+}
+
+/// Radius about the local origin containing the whole shape (local units).
+fn local_bounding_radius(shape: &Shape) -> Real {
+    let farthest = |points: &[Vec2]| points.iter().map(|p| p.norm()).fold(0.0, Real::max);
+    match shape {
+        Shape::Point(point) => point.position().norm(),
+        Shape::Circle(circle) => circle.center().norm() + circle.radius(),
+        Shape::Segment(segment) => farthest(&[segment.a(), segment.b()]),
+        Shape::Capsule(capsule) => farthest(&[capsule.a(), capsule.b()]) + capsule.radius(),
+        Shape::SimplePolygon(polygon) => farthest(polygon.vertices()),
+        Shape::Line(_) => Real::INFINITY,
+        _ => with_local_polygon(shape, |vertices, _| farthest(vertices)).unwrap_or(0.0),
+    }
+}
+
+/// Size of the shape: its radius about the middle of its vertices (local units).
+fn local_length_scale(shape: &Shape) -> Real {
+    let spread = |points: &[Vec2]| {
+        let middle = points.iter().sum::<Vec2>() / points.len().max(1) as Real;
+        points
+            .iter()
+            .map(|p| (p - middle).norm())
+            .fold(0.0, Real::max)
+    };
+    match shape {
+        Shape::Point(_) | Shape::Line(_) => 0.0,
+        Shape::Circle(circle) => circle.radius(),
+        Shape::Segment(segment) => spread(&[segment.a(), segment.b()]),
+        Shape::Capsule(capsule) => spread(&[capsule.a(), capsule.b()]) + capsule.radius(),
+        Shape::SimplePolygon(polygon) => spread(polygon.vertices()),
+        _ => with_local_polygon(shape, |vertices, _| spread(vertices)).unwrap_or(0.0),
     }
 }
 

@@ -63,7 +63,7 @@ pub use toi_circle_polygon::toi_circle_polygon;
 pub use toi_polygon_polygon::toi_polygon_polygon;
 pub use types::{MAX_ANGULAR_MOTION, MAX_LINEAR_MOTION, Motion, Toi, ToiError, ToiStatus};
 
-use crate::math::{Pose, Real, Vec2};
+use crate::math::{Pose, Vec2};
 use crate::shape::Shape;
 use swept::{Convex, CoreClass, Swept};
 
@@ -116,15 +116,8 @@ pub fn time_of_impact(
         toi_linear(&swept_a, motion_a.linear, &swept_b, motion_b.linear)
             .map(|toi| toi.translated(origin))
     } else {
-        let body = |shape: &Shape, pose: &Pose, motion: &Motion| SweptBody {
-            pose: *pose,
-            motion: *motion,
-            bounding_radius: pose.scale_length(local_bounding_radius(shape)),
-            length_scale: pose.scale_length(local_length_scale(shape)),
-            convex: !matches!(shape, Shape::SimplePolygon(_)),
-        };
-        let body_a = body(a, pose_a, motion_a);
-        let body_b = body(b, pose_b, motion_b);
+        let body_a = SweptBody::from_shape(a, *pose_a, *motion_a);
+        let body_b = SweptBody::from_shape(b, *pose_b, *motion_b);
         let toi = conservative_advancement(&body_a, &body_b, |pa, pb| {
             crate::query::closest_points(a, pa, b, pb)
         })?;
@@ -207,45 +200,10 @@ fn toi_convex(a: &Convex, motion_a: Vec2, b: &Convex, motion_b: Vec2) -> Option<
     }
 }
 
-/// Radius about the local origin containing the whole shape (local units).
-fn local_bounding_radius(shape: &Shape) -> Real {
-    let farthest = |points: &[Vec2]| points.iter().map(|p| p.norm()).fold(0.0, Real::max);
-    match shape {
-        Shape::Point(point) => point.position().norm(),
-        Shape::Circle(circle) => circle.center().norm() + circle.radius(),
-        Shape::Segment(segment) => farthest(&[segment.a(), segment.b()]),
-        Shape::Capsule(capsule) => farthest(&[capsule.a(), capsule.b()]) + capsule.radius(),
-        Shape::SimplePolygon(polygon) => farthest(polygon.vertices()),
-        Shape::Line(_) => Real::INFINITY,
-        _ => crate::query::cast::local::with_local_polygon(shape, |vertices, _| farthest(vertices))
-            .unwrap_or(0.0),
-    }
-}
-
-/// Size of the shape: its radius about the middle of its vertices (local units).
-fn local_length_scale(shape: &Shape) -> Real {
-    let spread = |points: &[Vec2]| {
-        let middle = points.iter().sum::<Vec2>() / points.len().max(1) as Real;
-        points
-            .iter()
-            .map(|p| (p - middle).norm())
-            .fold(0.0, Real::max)
-    };
-    match shape {
-        Shape::Point(_) | Shape::Line(_) => 0.0,
-        Shape::Circle(circle) => circle.radius(),
-        Shape::Segment(segment) => spread(&[segment.a(), segment.b()]),
-        Shape::Capsule(capsule) => spread(&[capsule.a(), capsule.b()]) + capsule.radius(),
-        Shape::SimplePolygon(polygon) => spread(polygon.vertices()),
-        _ => crate::query::cast::local::with_local_polygon(shape, |vertices, _| spread(vertices))
-            .unwrap_or(0.0),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::math::vec2;
+    use crate::math::{Real, vec2};
     use crate::shape::{Aabb, Capsule, Circle, ConvexPolygon, Line, Point, Segment, SimplePolygon};
 
     fn at(x: Real, y: Real) -> Pose {

@@ -10,12 +10,13 @@ use crate::query::cast::local::{normalize_or, with_local_polygon};
 use crate::shape::{Shape, SimplePolygon};
 use smallvec::SmallVec;
 
-/// Which faces of a contact are treated as one feature: vertices whose depth
-/// along the normal is within this fraction of the shapes' tangential extent
-/// of the deepest one. An edge tilted by less than about this many radians
-/// from the contact plane then reports the middle of the overlapping faces
-/// rather than a single corner; it only moves the point along the surface.
-pub(crate) const SUPPORT_FEATURE_TOLERANCE: Real = 1.0e-3;
+/// Which vertices of a contact are treated as one feature (a face parallel
+/// to the contact plane), in ulps of the shape's coordinates: vertices whose
+/// depth along the normal is within this many ulps of the deepest one. Exactly
+/// parallel faces, rotated in f32, differ by about an ulp; a face tilted any
+/// more reports its deepest vertex, so the point never leaves the surfaces
+/// by more than f32 noise.
+pub(crate) const SUPPORT_FEATURE_ULPS: Real = 16.0;
 
 /// A convex shape as a core plus a rounding radius (world, relative origin).
 #[derive(Clone, Debug)]
@@ -170,14 +171,12 @@ pub(crate) fn contact_point(
         .iter()
         .map(|v| normal.dot(v))
         .fold(Real::INFINITY, Real::min);
-    let (low, high) = a
-        .iter()
-        .chain(b)
-        .map(|v| tangent.dot(v))
-        .fold((Real::INFINITY, Real::NEG_INFINITY), |(lo, hi), x| {
-            (lo.min(x), hi.max(x))
-        });
-    let feature_tolerance = SUPPORT_FEATURE_TOLERANCE * (high - low);
+    let tolerance = |points: &[Vec2]| {
+        SUPPORT_FEATURE_ULPS
+            * Real::EPSILON
+            * points.iter().map(|v| v.abs().max()).fold(0.0, Real::max)
+    };
+    let (tolerance_a, tolerance_b) = (tolerance(a), tolerance(b));
     let span = |points: &[Vec2], deep: &dyn Fn(Real) -> bool| {
         points
             .iter()
@@ -187,8 +186,8 @@ pub(crate) fn contact_point(
                 (lo.min(x), hi.max(x))
             })
     };
-    let (a_low, a_high) = span(a, &|depth| depth >= support_a - feature_tolerance);
-    let (b_low, b_high) = span(b, &|depth| depth <= support_b + feature_tolerance);
+    let (a_low, a_high) = span(a, &|depth| depth >= support_a - tolerance_a);
+    let (b_low, b_high) = span(b, &|depth| depth <= support_b + tolerance_b);
     // Middle of the overlap [max(lows), min(highs)], or of the gap if they miss.
     let along_tangent = (a_low.max(b_low) + a_high.min(b_high)) * 0.5;
     let along_normal = (support_a + radius_a + support_b - radius_b) * 0.5;
