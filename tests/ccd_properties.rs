@@ -21,7 +21,7 @@
 
 mod common;
 
-use circlet::query::cast::cast;
+use circlet::query::cast::{cast, cast_all};
 use circlet::query::time_of_impact::{
     SweptBody, ToiStatus, advancement_tolerance, conservative_advancement, time_of_impact,
 };
@@ -212,6 +212,93 @@ fn thick_shot_simple_polygon() {
 
 /// Judges a rotating answer with the stopping distance the query declares;
 /// an answer at the iteration cap only has to be safe (apart, not late).
+/// Regression: a triangle arriving from 137 m at 417 m/step onto a thin
+/// rotated box. Moving its far vertices back near the origin keeps their
+/// rounding error (1e-5), larger than a tolerance taken from the moved
+/// coordinates, so one vertex of the touching face was dropped and the
+/// contact point landed 0.1 m off the box.
+#[test]
+fn regression_contact_point_of_a_far_fast_polygon() {
+    use circlet::math::{Pose, Rot2, vec2};
+    use circlet::query::time_of_impact::Motion;
+    use circlet::shape::{Aabb, ConvexPolygon};
+    let scenario = Scenario {
+        a: Aabb::new(vec2(-0.55478656, -0.01), vec2(0.55478656, 0.01))
+            .unwrap()
+            .into(),
+        pose_a: Pose {
+            rotation: Rot2::from_cos_sin_unchecked(-0.78348607, 0.62140936),
+            translation: vec2(0.0, 0.0),
+            scale: 1.5429983,
+        },
+        motion_a: Motion::linear(vec2(1.567426, -1.4719849)),
+        b: ConvexPolygon::new(&[
+            vec2(0.76152515, 0.036170114),
+            vec2(-0.38194644, 0.39816222),
+            vec2(0.17307134, -0.4478026),
+        ])
+        .unwrap()
+        .into(),
+        pose_b: Pose {
+            rotation: Rot2::from_cos_sin_unchecked(-0.9997297, -0.023250543),
+            translation: vec2(1.5737303, 137.2372),
+            scale: 1.5165008,
+        },
+        motion_b: Motion::linear(vec2(-2.351238, -416.98215)),
+    };
+    let mut tally = Tally::default();
+    toi_case(&scenario, &mut tally).unwrap();
+    assert_eq!(tally.hits, 1);
+}
+
+/// A piercing shot through several targets: `cast_all` lists exactly the
+/// targets `cast` hits, in order of fraction, with the same first entries.
+#[test]
+fn piercing_shot_lists_every_entry_in_order() {
+    let targets = proptest::collection::vec(generate::shot_scenario(generate::solid()), 1..6);
+    run_family("piercing shot", targets, |scenarios, tally| {
+        let shot = scenarios[0].shot;
+        let list: Vec<(&circlet::shape::Shape, &circlet::math::Pose)> =
+            scenarios.iter().map(|s| (&s.target, &s.pose)).collect();
+        let all = cast_all(&shot, list.iter().copied()).map_err(|e| e.to_string())?;
+        if all
+            .windows(2)
+            .any(|w| w[0].hit.fraction > w[1].hit.fraction)
+        {
+            return Err(format!("not sorted: {all:?}"));
+        }
+        for (index, (target, pose)) in list.iter().enumerate() {
+            let first = cast(&shot, target, pose).map_err(|e| e.to_string())?;
+            let entries: Vec<_> = all.iter().filter(|h| h.target == index).collect();
+            match first {
+                None if entries.is_empty() => tally.misses += 1,
+                Some(hit) if !entries.is_empty() => {
+                    tally.hits += 1;
+                    tally.deep += 1;
+                    if entries[0].hit.fraction != hit.fraction {
+                        return Err(format!(
+                            "target {index}: first entry {:?} but cast says {hit:?}",
+                            entries[0]
+                        ));
+                    }
+                    let pieces = entries.iter().filter(|h| h.piece.is_some()).count();
+                    if pieces != entries.len() && entries.len() != 1 {
+                        return Err(format!(
+                            "target {index}: several entries for a convex target"
+                        ));
+                    }
+                }
+                _ => {
+                    return Err(format!(
+                        "target {index}: cast says {first:?}, cast_all says {entries:?}"
+                    ));
+                }
+            }
+        }
+        Ok(())
+    });
+}
+
 fn rotating_check(
     s: &Scenario,
     toi: Option<circlet::query::Toi>,

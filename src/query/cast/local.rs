@@ -8,10 +8,12 @@ use super::shot::{CastHit, Shot};
 use crate::math::{Pose, Real, Vec2, is_finite_vec};
 
 /// Rounding allowance of the hit tests, in ulps of the coordinates involved:
-/// a hit point computed from coordinates of magnitude `m` is off by a few
-/// `f32::EPSILON * m`, and an edge's end is widened by this many so that a
-/// shot through a corner is never lost between an edge and its neighbour.
-pub(crate) const ROUNDING_ULPS: Real = 16.0;
+/// a hit point computed from a shot of magnitude `m` (start, motion and edge
+/// length in the target's frame) is off by about `f32::EPSILON * m`, and an
+/// edge's ends are widened by this many so that a shot through a corner is
+/// never lost between an edge and its neighbour. A shot that passes that
+/// close outside a corner is reported as touching it.
+pub(crate) const ROUNDING_ULPS: Real = 4.0;
 
 /// A shot in a target's local frame.
 #[derive(Clone, Copy, Debug)]

@@ -23,6 +23,8 @@
 //!   the shot's coordinates in the target's frame divided by the shot's length.
 //! - A zero-length shot is valid: a hit at its start if it starts inside,
 //!   otherwise none.
+//! - The pair functions (`cast_capsule_<target>`) expect a valid pose, which
+//!   [`cast`] validates; like every function here they never panic.
 //!
 //! # Frame
 //! The shot is in world coordinates (metres); the target is a shape in its

@@ -27,6 +27,8 @@
 //!   [`ToiStatus::IterationLimit`] at the last time proven safe, never "no
 //!   hit". [`Toi::iterations`] reports the steps taken.
 //! - Touching counts: shapes that touch at the start are overlapping at start.
+//! - The pair functions (`toi_<a>_<b>`) expect finite input, which
+//!   [`time_of_impact`] validates; like every function here they never panic.
 //!
 //! # Frame
 //! Inputs are shapes in their local frames, world poses at the start of the

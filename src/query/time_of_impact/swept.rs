@@ -152,51 +152,57 @@ fn pieces(polygon: &SimplePolygon, pose: &Pose) -> Vec<Convex> {
         .collect()
 }
 
+/// A core and how far it has moved: the points `core[i] + offset`.
+#[derive(Clone, Copy)]
+pub(crate) struct MovedCore<'a> {
+    pub core: &'a [Vec2],
+    pub offset: Vec2,
+    pub radius: Real,
+}
+
+impl MovedCore<'_> {
+    fn points(&self) -> impl Iterator<Item = Vec2> + '_ {
+        self.core.iter().map(move |v| v + self.offset)
+    }
+
+    /// Depth noise of the moved points: a few ulps of the coordinates before
+    /// the move plus the move itself (moving a far point back near the
+    /// origin keeps its absolute rounding error).
+    fn depth_tolerance(&self) -> Real {
+        let magnitude =
+            self.core.iter().map(|v| v.abs().max()).fold(0.0, Real::max) + self.offset.abs().max();
+        SUPPORT_FEATURE_ULPS * Real::EPSILON * magnitude
+    }
+}
+
 /// The contact point of two touching cores along `normal` (A to B): midway
 /// between the rounded surfaces, in the middle of the overlap of the two
 /// support features (a vertex, or a face parallel to the contact plane).
-pub(crate) fn contact_point(
-    a: &[Vec2],
-    radius_a: Real,
-    b: &[Vec2],
-    radius_b: Real,
-    normal: Vec2,
-) -> Vec2 {
+pub(crate) fn contact_point(a: MovedCore, b: MovedCore, normal: Vec2) -> Vec2 {
     let tangent = perp(normal);
     let support_a = a
-        .iter()
-        .map(|v| normal.dot(v))
+        .points()
+        .map(|v| normal.dot(&v))
         .fold(Real::NEG_INFINITY, Real::max);
     let support_b = b
-        .iter()
-        .map(|v| normal.dot(v))
+        .points()
+        .map(|v| normal.dot(&v))
         .fold(Real::INFINITY, Real::min);
-    let tolerance = |points: &[Vec2]| {
-        SUPPORT_FEATURE_ULPS
-            * Real::EPSILON
-            * points.iter().map(|v| v.abs().max()).fold(0.0, Real::max)
-    };
-    let (tolerance_a, tolerance_b) = (tolerance(a), tolerance(b));
-    let span = |points: &[Vec2], deep: &dyn Fn(Real) -> bool| {
-        points
-            .iter()
+    let span = |core: &MovedCore, deep: &dyn Fn(Real) -> bool| {
+        core.points()
             .filter(|v| deep(normal.dot(v)))
-            .map(|v| tangent.dot(v))
+            .map(|v| tangent.dot(&v))
             .fold((Real::INFINITY, Real::NEG_INFINITY), |(lo, hi), x| {
                 (lo.min(x), hi.max(x))
             })
     };
-    let (a_low, a_high) = span(a, &|depth| depth >= support_a - tolerance_a);
-    let (b_low, b_high) = span(b, &|depth| depth <= support_b + tolerance_b);
+    let (tolerance_a, tolerance_b) = (a.depth_tolerance(), b.depth_tolerance());
+    let (a_low, a_high) = span(&a, &|depth| depth >= support_a - tolerance_a);
+    let (b_low, b_high) = span(&b, &|depth| depth <= support_b + tolerance_b);
     // Middle of the overlap [max(lows), min(highs)], or of the gap if they miss.
     let along_tangent = (a_low.max(b_low) + a_high.min(b_high)) * 0.5;
-    let along_normal = (support_a + radius_a + support_b - radius_b) * 0.5;
+    let along_normal = (support_a + a.radius + support_b - b.radius) * 0.5;
     normal * along_normal + tangent * along_tangent
-}
-
-/// The cores moved by `motion * fraction`.
-pub(crate) fn moved(core: &[Vec2], motion: Vec2, fraction: Real) -> SmallVec<[Vec2; 8]> {
-    core.iter().map(|v| v + motion * fraction).collect()
 }
 
 /// The convex hull, counter-clockwise, of `b - a` for every `a` in `core_a`
@@ -313,10 +319,15 @@ mod tests {
             vec2(5.0, 2.0),
             vec2(1.0, 2.0),
         ];
-        let p = contact_point(&a, 0.0, &b, 0.0, vec2(0.0, 1.0));
+        let still = |core| MovedCore {
+            core,
+            offset: vec2(0.0, 0.0),
+            radius: 0.0,
+        };
+        let p = contact_point(still(&a), still(&b), vec2(0.0, 1.0));
         assert!((p - vec2(1.5, 1.0)).norm() < 1e-6);
         let corner = [vec2(3.0, 1.0), vec2(4.0, 2.0), vec2(2.0, 2.0)];
-        let q = contact_point(&a, 0.0, &corner, 0.0, vec2(0.0, 1.0));
+        let q = contact_point(still(&a), still(&corner), vec2(0.0, 1.0));
         // The corner (3, 1) misses the face, so the point is mid-gap.
         assert!((q - vec2(2.5, 1.0)).norm() < 1e-6);
     }

@@ -10,7 +10,7 @@
 //! The cast's normal points out of `M`, towards the shot, which is from B's
 //! closest point towards A's: the contact normal from A to B is its negation.
 
-use super::swept::{contact_point, minkowski_difference, moved};
+use super::swept::{MovedCore, contact_point, minkowski_difference};
 use super::types::{Toi, ToiStatus};
 use crate::math::{Real, Vec2};
 use crate::query::cast::local::{
@@ -70,10 +70,16 @@ pub(crate) fn toi_rounded(
     let normal = -hit.normal;
     let fraction = hit.fraction;
     let point = contact_point(
-        &moved(core_a, motion_a, fraction),
-        radius_a,
-        &moved(core_b, motion_b, fraction),
-        radius_b,
+        MovedCore {
+            core: core_a,
+            offset: motion_a * fraction,
+            radius: radius_a,
+        },
+        MovedCore {
+            core: core_b,
+            offset: motion_b * fraction,
+            radius: radius_b,
+        },
         normal,
     );
     let status = if hit.started_inside {

@@ -13,7 +13,7 @@
 //! happen.) The edge normals of both polygons are exactly the edge normals of
 //! their Minkowski difference, so this is also an exact ray cast against it.
 
-use super::swept::{contact_point, moved};
+use super::swept::{MovedCore, contact_point};
 use super::types::{Toi, ToiStatus};
 use crate::math::{Real, Vec2};
 use crate::query::WorldPolygon;
@@ -41,6 +41,9 @@ pub fn toi_polygon_polygon(
     polygon_b: &WorldPolygon,
     motion_b: Vec2,
 ) -> Option<Toi> {
+    if polygon_a.vertices.is_empty() || polygon_b.vertices.is_empty() {
+        return None;
+    }
     let relative_motion = motion_b - motion_a;
     let mut entry = Real::NEG_INFINITY;
     let mut entry_normal = Vec2::new(0.0, 1.0);
@@ -94,10 +97,16 @@ pub fn toi_polygon_polygon(
         (entry, entry_normal, ToiStatus::Touching)
     };
     let point = contact_point(
-        &moved(&polygon_a.vertices, motion_a, fraction),
-        0.0,
-        &moved(&polygon_b.vertices, motion_b, fraction),
-        0.0,
+        MovedCore {
+            core: &polygon_a.vertices,
+            offset: motion_a * fraction,
+            radius: 0.0,
+        },
+        MovedCore {
+            core: &polygon_b.vertices,
+            offset: motion_b * fraction,
+            radius: 0.0,
+        },
         normal,
     );
     Some(Toi::closed_form(fraction, normal, point, status))
