@@ -251,6 +251,34 @@ fn regression_contact_point_of_a_far_fast_polygon() {
     assert_eq!(tally.hits, 1);
 }
 
+/// Regression: a 514 m ray passing 3e-4 m beside the sharp tip of a thin
+/// polygon, inside the widened end of an edge: it touches (within the
+/// rounding allowance), and its normal must point from the tip towards the
+/// ray, not along the edge on the other side of the tip.
+#[test]
+fn regression_normal_of_a_ray_grazing_a_sharp_tip() {
+    use circlet::math::{Pose, Rot2, vec2};
+    use circlet::query::cast::Shot;
+    use circlet::shape::ConvexPolygon;
+    let outline = [
+        vec2(-0.04834431, -1.0017769),
+        vec2(0.04132303, -1.2369543),
+        vec2(0.055437867, 0.62282175),
+        vec2(0.028849153, 1.5040146),
+        vec2(-0.049753834, 0.94229734),
+    ];
+    let scenario = ShotScenario {
+        shot: Shot::ray(vec2(-89.17849, 254.15604), vec2(83.73115, -230.0008)).unwrap(),
+        target: ConvexPolygon::new(&outline).unwrap().into(),
+        pose: Pose {
+            rotation: Rot2::from_cos_sin_unchecked(0.4347941, -0.9005299),
+            translation: vec2(0.0, 0.0),
+            scale: 0.9988071,
+        },
+    };
+    shot_case(&scenario, &mut Tally::default()).unwrap();
+}
+
 /// A piercing shot through several targets: `cast_all` lists exactly the
 /// targets `cast` hits, in order of fraction, with the same first entries.
 #[test]

@@ -18,7 +18,11 @@
 //! # Frames and units
 //! Inputs are shapes in their local frames plus a [`crate::math::Pose`] each;
 //! every result (points, normals, distances) is in world coordinates, metres.
-//! Normals point from shape A to shape B.
+//! Normals point from shape A to shape B; a cast's normal points out of the
+//! target towards the shot.
+//!
+//! Continuous collision: [`mod@cast`] (files `cast_capsule_<target>.rs`, a shot's
+//! trace being a capsule) and [`mod@time_of_impact`] (files `toi_<a>_<b>.rs`).
 
 pub mod cast;
 pub mod contact;

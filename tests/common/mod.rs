@@ -124,6 +124,13 @@ pub fn check(
     if !(r.fraction >= 0.0 && r.fraction <= 1.0) {
         return Err(format!("fraction {} outside [0, 1]", r.fraction));
     }
+    let finite = |q: P| q.x.is_finite() && q.y.is_finite();
+    if !finite(r.normal) || !finite(r.point) {
+        return Err(format!(
+            "not finite: normal {:?}, point {:?}",
+            r.normal, r.point
+        ));
+    }
     if (r.normal.norm() - 1.0).abs() > 1e-4 {
         return Err(format!("normal {:?} is not unit", r.normal));
     }

@@ -19,7 +19,7 @@
 use super::cast_capsule_circle::circle_entry;
 use super::local::{LocalHit, LocalShot, closest_on_segment, normalize_or};
 use super::shot::{CastHit, Shot};
-use crate::math::{Pose, Real, Vec2, perp};
+use crate::math::{Pose, Real, Vec2, cross, perp};
 
 /// First hit of `shot` on the convex polygon with local counter-clockwise
 /// `vertices` and outward unit `normals` (`normals[i]` belongs to the edge
@@ -121,7 +121,8 @@ pub(crate) fn cast_polygon_local(
     }
 
     // Slow path: earliest of the offset edges (widened ends) and vertex arcs.
-    let mut best: Option<(Real, Option<usize>, usize)> = None; // (fraction, edge, vertex)
+    // (fraction, the edge if on its flat part, else the vertex)
+    let mut best: Option<(Real, Result<usize, usize>)> = None;
     for i in 0..count {
         let gap = normals[i].dot(&(shot.start - vertices[i])) - inflated;
         let approach = -normals[i].dot(&shot.delta);
@@ -131,31 +132,39 @@ pub(crate) fn cast_polygon_local(
             let (along_edge, length) = edge_span(i);
             let along = (centre - vertices[i]).dot(&along_edge);
             let slack = shot.slack(length.abs());
-            if along >= -slack
-                && along <= length + slack
-                && best.is_none_or(|(f, _, _)| fraction < f)
+            let feature = if along < 0.0 {
+                Err(i)
+            } else if along > length {
+                Err((i + 1) % count)
+            } else {
+                Ok(i)
+            };
+            if along >= -slack && along <= length + slack && best.is_none_or(|(f, _)| fraction < f)
             {
-                best = Some((fraction, Some(i), i));
+                best = Some((fraction, feature));
             }
         }
     }
     if inflated > 0.0 {
         for (j, vertex) in vertices[..count].iter().enumerate() {
             if let Some(fraction) = circle_entry(shot.start, shot.delta, *vertex, inflated)
-                && best.is_none_or(|(f, _, _)| fraction < f)
+                && best.is_none_or(|(f, _)| fraction < f)
             {
-                best = Some((fraction, None, j));
+                best = Some((fraction, Err(j)));
             }
         }
     }
-    let (fraction, edge, vertex) = best?;
-    match edge {
-        Some(i) => Some(flat_hit(shot, fraction, normals[i])),
-        None => {
+    let (fraction, feature) = best?;
+    match feature {
+        Ok(edge) => Some(flat_hit(shot, fraction, normals[edge])),
+        Err(vertex) => {
+            // On a vertex arc, or just past an edge's end (within the
+            // widening): the normal is the direction from the corner to the
+            // shot, kept inside the corner's cone of normals.
             let centre = shot.start + shot.delta * fraction;
             let corner = vertices[vertex];
-            let fallback = normals[(vertex + count - 1) % count] + normals[vertex];
-            let normal = normalize_or(centre - corner, normalize_or(fallback, normals[vertex]));
+            let before = normals[(vertex + count - 1) % count];
+            let normal = corner_normal(centre - corner, before, normals[vertex]);
             Some(LocalHit {
                 fraction,
                 point: corner + normal * rounding,
@@ -163,6 +172,20 @@ pub(crate) fn cast_polygon_local(
                 started_inside: false,
             })
         }
+    }
+}
+
+/// The outward unit normal at a convex corner towards `offset`: its
+/// direction when inside the corner's cone of normals (from `before`, the
+/// normal of the edge ending at the corner, counter-clockwise to `after`),
+/// else the nearer edge normal.
+fn corner_normal(offset: Vec2, before: Vec2, after: Vec2) -> Vec2 {
+    if cross(before, offset) >= 0.0 && cross(offset, after) >= 0.0 {
+        normalize_or(offset, normalize_or(before + after, after))
+    } else if offset.dot(&before) > offset.dot(&after) {
+        before
+    } else {
+        after
     }
 }
 

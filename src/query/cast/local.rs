@@ -150,3 +150,31 @@ pub(crate) fn with_local_polygon<R>(
 pub(crate) use super::cast_capsule_capsule::cast_segment_local;
 pub(crate) use super::cast_capsule_circle::{cast_circle_local, circle_entry};
 pub(crate) use super::cast_capsule_polygon::cast_polygon_local;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::vec2;
+
+    #[test]
+    fn normalize_falls_back_instead_of_nan() {
+        let up = vec2(0.0, 1.0);
+        assert_eq!(normalize_or(vec2(3.0, 4.0), up), vec2(0.6, 0.8));
+        assert_eq!(normalize_or(vec2(0.0, 0.0), up), up);
+        assert_eq!(normalize_or(vec2(1e-30, 0.0), up), up); // squares underflow
+        assert_eq!(normalize_or(vec2(Real::NAN, 0.0), up), up);
+        assert_eq!(normalize_or(vec2(Real::INFINITY, 0.0), up), up);
+        assert_eq!(against_motion(vec2(0.0, 0.0)), up);
+        assert_eq!(against_motion(vec2(2.0, 0.0)), vec2(-1.0, 0.0));
+    }
+
+    #[test]
+    fn local_shot_divides_the_radius_by_the_scale() {
+        let shot = Shot::new(vec2(1.0, 1.0), vec2(3.0, 1.0), 0.5).unwrap();
+        let pose = Pose::new(vec2(1.0, 0.0), std::f32::consts::FRAC_PI_2).with_scale(2.0);
+        let local = LocalShot::new(&shot, &pose);
+        assert!((local.start - vec2(0.5, 0.0)).norm() < 1e-6);
+        assert!((local.delta - vec2(0.0, -1.0)).norm() < 1e-6);
+        assert_eq!(local.radius, 0.25);
+    }
+}

@@ -220,3 +220,24 @@ pub enum CastError {
         index: usize,
     },
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::vec2;
+
+    #[test]
+    fn range_maps_fractions_back_to_the_whole_shot() {
+        let shot = Shot::ray(vec2(0.0, 0.0), vec2(10.0, 0.0))
+            .unwrap()
+            .with_range(0.2, 0.6)
+            .unwrap();
+        let (start, delta) = shot.ranged();
+        assert_eq!(start, vec2(2.0, 0.0));
+        assert!((delta - vec2(4.0, 0.0)).norm() < 1e-6);
+        assert!((shot.unrange(0.5) - 0.4).abs() < 1e-6);
+        assert_eq!(shot.unrange(0.0), 0.2);
+        assert_eq!(shot.unrange(1.0), 0.6);
+        assert_eq!(shot.point_at(0.5), vec2(5.0, 0.0));
+    }
+}

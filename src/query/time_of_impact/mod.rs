@@ -16,7 +16,7 @@
 //!   in `[0, 1]`). Simple polygons go through their convex pieces. **No
 //!   miss**: the reported fraction is the first contact up to f32 rounding (a
 //!   few ulps of the coordinates over the relative speed), and corners are
-//!   never lost to rounding (see [`crate::query::cast`]).
+//!   never lost to rounding (see [`mod@crate::query::cast`]).
 //! - **Rotation** (either angular motion non-zero) uses
 //!   [`conservative_advancement`] driven by [`crate::query::closest_points`]:
 //!   every step is proven not to pass the first contact, so the answer is

@@ -44,3 +44,50 @@ pub fn toi_circle_polygon(
         hit, center_a, radius_a, motion_a, motion_b,
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::{Pose, vec2};
+
+    #[test]
+    fn both_moving_corner_hit_and_overlap() {
+        let square = [
+            vec2(-1.0, -1.0),
+            vec2(1.0, -1.0),
+            vec2(1.0, 1.0),
+            vec2(-1.0, 1.0),
+        ];
+        let polygon = WorldPolygon::from_local_vertices(&square, &Pose::IDENTITY);
+        // The circle heads for the corner (1, 1) along the diagonal while the
+        // square moves away along x at a third of its speed.
+        let diagonal = vec2(1.0, 1.0).normalize();
+        let start = vec2(1.0, 1.0) + diagonal * 3.5;
+        let toi =
+            toi_circle_polygon(start, 0.5, -diagonal * 6.0, &polygon, vec2(0.0, 0.0)).unwrap();
+        assert!((toi.fraction - 0.5).abs() < 1e-5);
+        assert!((toi.normal + diagonal).norm() < 1e-5); // from the circle to the square
+        assert!((toi.point - vec2(1.0, 1.0)).norm() < 1e-5);
+        let overlap = toi_circle_polygon(
+            vec2(1.2, 0.0),
+            0.5,
+            vec2(5.0, 0.0),
+            &polygon,
+            vec2(0.0, 0.0),
+        )
+        .unwrap();
+        assert_eq!(overlap.status, super::super::ToiStatus::OverlappingAtStart);
+        assert!((overlap.normal - vec2(-1.0, 0.0)).norm() < 1e-6);
+        // Moving together: never closer.
+        assert!(
+            toi_circle_polygon(
+                vec2(3.0, 0.0),
+                0.5,
+                vec2(4.0, 0.0),
+                &polygon,
+                vec2(4.0, 0.0)
+            )
+            .is_none()
+        );
+    }
+}
