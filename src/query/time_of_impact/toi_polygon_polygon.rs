@@ -115,12 +115,18 @@ pub fn toi_polygon_polygon(
 /// The interval `[min, max]` of `vertices` projected on `axis`.
 #[inline]
 fn project(vertices: &[Vec2], axis: &Vec2) -> (Real, Real) {
-    vertices
-        .iter()
-        .fold((Real::INFINITY, Real::NEG_INFINITY), |(low, high), v| {
-            let x = axis.dot(v);
-            (low.min(x), high.max(x))
-        })
+    let (mut low, mut high) = (Real::INFINITY, Real::NEG_INFINITY);
+    for v in vertices {
+        let x = axis.x * v.x + axis.y * v.y;
+        // Plain comparisons: the inputs are finite, no NaN handling needed.
+        if x < low {
+            low = x;
+        }
+        if x > high {
+            high = x;
+        }
+    }
+    (low, high)
 }
 
 #[cfg(test)]
