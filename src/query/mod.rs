@@ -19,17 +19,25 @@
 //! # Frames and units
 //! Inputs are shapes in their local frames plus a [`crate::math::Pose`] each;
 //! every result (points, normals, distances) is in world coordinates, metres.
-//! Normals point from shape A to shape B.
+//! Normals point from shape A to shape B; a cast's normal points out of the
+//! target towards the shot.
+//!
+//! Continuous collision: [`mod@cast`] (files `cast_capsule_<target>.rs`, a shot's
+//! trace being a capsule) and [`mod@time_of_impact`] (files `toi_<a>_<b>.rs`).
 
+pub mod cast;
 pub mod contact;
 pub mod distance;
 pub mod geometry;
 pub mod intersects;
 pub mod placed;
 pub mod point_inside;
+pub mod time_of_impact;
 
+pub use cast::{CastError, CastHit, Shot, cast, cast_all};
 pub use contact::{ContactPoint, FeatureId, Manifold, contact, contact_with_margin};
 pub use distance::{ClosestPoints, closest_points, distance};
 pub use intersects::intersects;
 pub use placed::{Placed, WorldPolygon};
 pub use point_inside::point_inside;
+pub use time_of_impact::{Motion, Toi, ToiError, ToiStatus, time_of_impact};
