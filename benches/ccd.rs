@@ -127,18 +127,6 @@ fn toi_polygons(c: &mut Criterion) {
     );
     group.finish();
 
-    let probe = std::panic::catch_unwind(|| {
-        circlet::query::closest_points(
-            &a,
-            &Pose::IDENTITY,
-            &b,
-            &Pose::from_translation(vec2(5.0, 0.0)),
-        )
-    });
-    if probe.is_err() {
-        eprintln!("toi_rotating: closest_points is not merged yet, skipped");
-        return;
-    }
     let pairs = moving_pairs(1.0);
     let (mut hits, mut iterations) = (0usize, 0usize);
     for (pa, ma, pb, mb) in &pairs {

@@ -371,9 +371,6 @@ fn rotating_polygon_polygon_advancement() {
 
 #[test]
 fn rotating_polygon_polygon_time_of_impact() {
-    if !common::closest_points_available() {
-        return;
-    }
     run_family(
         "rotating polygon-polygon",
         generate::scenario(generate::polygon(), generate::polygon(), 3.0),

@@ -253,30 +253,3 @@ pub fn shot_body(start: Vec2, end: Vec2, radius: f32) -> OBody {
     let motion = circlet::query::time_of_impact::Motion::linear(end - start);
     OBody::from_oracle(shape, &Pose::from_translation(start), &motion)
 }
-
-/// True once the crate's `closest_points` is implemented (it is `todo!()`
-/// until the distance work is merged). Any other panic is re-raised.
-pub fn closest_points_available() -> bool {
-    use circlet::math::vec2;
-    use circlet::shape::{Circle, Shape};
-    let ball = Shape::from(Circle::new(vec2(0.0, 0.0), 1.0).unwrap());
-    let far = Pose::from_translation(vec2(3.0, 0.0));
-    match std::panic::catch_unwind(|| {
-        circlet::query::closest_points(&ball, &Pose::IDENTITY, &ball, &far)
-    }) {
-        Ok(_) => true,
-        Err(payload) => {
-            let message = payload
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
-                .unwrap_or_default();
-            if message.contains("not yet implemented") {
-                eprintln!("closest_points is not merged yet: skipping the tests that need it");
-                false
-            } else {
-                std::panic::resume_unwind(payload)
-            }
-        }
-    }
-}
