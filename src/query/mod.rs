@@ -25,6 +25,7 @@ pub mod distance;
 pub mod intersects;
 pub mod placed;
 pub mod point_inside;
+pub mod tree;
 
 pub use contact::{ContactPoint, FeatureId, Manifold, contact, contact_with_margin};
 pub use distance::{ClosestPoints, closest_points, distance};
