@@ -271,7 +271,8 @@ pub(crate) fn circles_closest(a: &WorldCircle, b: &WorldCircle) -> Option<(Real,
     let offset = b.center - a.center;
     let distance = offset.norm();
     let normal = offset / distance;
-    let gap = (distance - a.radius - b.radius).max(Real::MIN_POSITIVE);
+    // a.r + b.r, not a.r then b.r: the same rounding whichever tree is A.
+    let gap = (distance - (a.radius + b.radius)).max(Real::MIN_POSITIVE);
     Some((
         gap,
         a.center + normal * a.radius,
@@ -282,7 +283,7 @@ pub(crate) fn circles_closest(a: &WorldCircle, b: &WorldCircle) -> Option<(Real,
 /// Lower bound of the distance between any circles inside two node circles.
 #[inline]
 pub(crate) fn circles_distance_bound(a: &WorldCircle, b: &WorldCircle) -> Real {
-    ((b.center - a.center).norm() - a.radius - b.radius - a.slack - b.slack).max(0.0)
+    ((b.center - a.center).norm() - ((a.radius + b.radius) + (a.slack + b.slack))).max(0.0)
 }
 
 /// A unit vector that is never NaN: `v` normalised, or `fallback`.

@@ -111,28 +111,43 @@ impl AlphaMask {
         self.alpha.iter().filter(|&&a| a >= self.threshold).count()
     }
 
+    /// x of the vertical pixel edge `k` (0 = left side), local frame. Every
+    /// use of the mask's geometry goes through these two functions, so the
+    /// covered outline, the mass and [`AlphaMask::pixel_rect`] agree exactly.
+    fn edge_x(&self, k: usize) -> Real {
+        ((k as f64 - self.width as f64 * 0.5) * self.pixel_size as f64) as Real
+    }
+
+    /// y of the horizontal pixel edge `k` (0 = top side), local frame.
+    fn edge_y(&self, k: usize) -> Real {
+        ((self.height as f64 * 0.5 - k as f64) * self.pixel_size as f64) as Real
+    }
+
     /// The local rectangle `(min, max)` of a pixel (local frame, y up).
     pub fn pixel_rect(&self, col: usize, row: usize) -> (Vec2, Vec2) {
-        let p = self.pixel_size;
-        let left = -(self.width as Real) * p * 0.5 + col as Real * p;
-        let top = self.height as Real * p * 0.5 - row as Real * p;
-        (Vec2::new(left, top - p), Vec2::new(left + p, top))
+        (
+            Vec2::new(self.edge_x(col), self.edge_y(row + 1)),
+            Vec2::new(self.edge_x(col + 1), self.edge_y(row)),
+        )
     }
 
     /// Mass properties of the solid pixels (unit density, local frame).
     pub fn mass_properties(&self) -> MassProperties {
-        let p = self.pixel_size as f64;
-        let top_left = self.top_left();
         let (mut area, mut first, mut second) = (0.0, DVec::zeros(), 0.0);
         for row in 0..self.height {
             for col in 0..self.width {
                 if self.is_solid(col, row) {
-                    let center =
-                        top_left + DVec::new((col as f64 + 0.5) * p, -(row as f64 + 0.5) * p);
-                    area += p * p;
-                    first += center * (p * p);
-                    // A square of side p: polar moment p⁴/6 about its centre.
-                    second += p * p * center.norm_squared() + p.powi(4) / 6.0;
+                    let (lo, hi) = self.pixel_rect(col, row);
+                    let (w, h) = ((hi.x - lo.x) as f64, (hi.y - lo.y) as f64);
+                    let center = DVec::new(
+                        (lo.x as f64 + hi.x as f64) * 0.5,
+                        (lo.y as f64 + hi.y as f64) * 0.5,
+                    );
+                    let a = w * h;
+                    area += a;
+                    first += center * a;
+                    // A w × h rectangle: polar moment a (w² + h²) / 12 about its centre.
+                    second += a * center.norm_squared() + a * (w * w + h * h) / 12.0;
                 }
             }
         }
@@ -144,53 +159,41 @@ impl AlphaMask {
         }
     }
 
-    fn top_left(&self) -> DVec {
-        let p = self.pixel_size as f64;
-        DVec::new(-(self.width as f64) * p * 0.5, self.height as f64 * p * 0.5)
-    }
-
     /// The region of the solid pixels: boundary edges between a solid and a
     /// clear pixel, merged into maximal straight runs.
     pub(crate) fn region(&self) -> Region {
-        let p = self.pixel_size as f64;
-        let top_left = self.top_left();
+        let x = |k: usize| self.edge_x(k) as f64;
+        let y = |k: usize| self.edge_y(k) as f64;
         let solid = |col: isize, row: isize| {
             col >= 0 && row >= 0 && self.is_solid(col as usize, row as usize)
         };
         let mut segments = Vec::new();
-        // Horizontal line k runs at y = top − k·p, between rows k − 1 and k.
-        for k in 0..=self.height as isize {
-            let y = top_left.y - k as f64 * p;
+        // Horizontal edge line k lies between rows k − 1 and k.
+        for k in 0..=self.height {
             let mut run: Option<usize> = None;
             for col in 0..=self.width {
-                let edge = col < self.width && solid(col as isize, k - 1) != solid(col as isize, k);
+                let edge = col < self.width
+                    && solid(col as isize, k as isize - 1) != solid(col as isize, k as isize);
                 match (edge, run) {
                     (true, None) => run = Some(col),
                     (false, Some(start)) => {
-                        segments.push([
-                            DVec::new(top_left.x + start as f64 * p, y),
-                            DVec::new(top_left.x + col as f64 * p, y),
-                        ]);
+                        segments.push([DVec::new(x(start), y(k)), DVec::new(x(col), y(k))]);
                         run = None;
                     }
                     _ => {}
                 }
             }
         }
-        // Vertical line k runs at x = left + k·p, between columns k − 1 and k.
-        for k in 0..=self.width as isize {
-            let x = top_left.x + k as f64 * p;
+        // Vertical edge line k lies between columns k − 1 and k.
+        for k in 0..=self.width {
             let mut run: Option<usize> = None;
             for row in 0..=self.height {
-                let edge =
-                    row < self.height && solid(k - 1, row as isize) != solid(k, row as isize);
+                let edge = row < self.height
+                    && solid(k as isize - 1, row as isize) != solid(k as isize, row as isize);
                 match (edge, run) {
                     (true, None) => run = Some(row),
                     (false, Some(start)) => {
-                        segments.push([
-                            DVec::new(x, top_left.y - start as f64 * p),
-                            DVec::new(x, top_left.y - row as f64 * p),
-                        ]);
+                        segments.push([DVec::new(x(k), y(start)), DVec::new(x(k), y(row))]);
                         run = None;
                     }
                     _ => {}
@@ -202,8 +205,8 @@ impl AlphaMask {
             width: self.width,
             height: self.height,
             opaque,
-            top_left,
-            pixel: p,
+            columns: (0..=self.width).map(x).collect(),
+            rows: (0..=self.height).map(y).collect(),
         };
         Region::new(segments, inside, Truth::Outline, self.mass_properties())
     }

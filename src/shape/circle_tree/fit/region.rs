@@ -19,9 +19,10 @@ pub(crate) enum Inside {
         width: usize,
         height: usize,
         opaque: Vec<bool>,
-        /// Local position of the bitmap's top-left corner.
-        top_left: DVec,
-        pixel: f64,
+        /// x of the vertical pixel edges, left to right (`width + 1`).
+        columns: Vec<f64>,
+        /// y of the horizontal pixel edges, top to bottom (`height + 1`).
+        rows: Vec<f64>,
     },
 }
 
@@ -122,15 +123,16 @@ impl Region {
                 width,
                 height,
                 opaque,
-                top_left,
-                pixel,
+                columns,
+                rows,
             } => {
-                let col = ((p.x - top_left.x) / pixel).floor();
-                let row = ((top_left.y - p.y) / pixel).floor();
-                if col < 0.0 || row < 0.0 || col >= *width as f64 || row >= *height as f64 {
+                // The pixel whose closed square holds p (edges are sorted).
+                let col = columns.partition_point(|&x| x <= p.x);
+                let row = rows.partition_point(|&y| y >= p.y);
+                if col == 0 || row == 0 || col > *width || row > *height {
                     return false;
                 }
-                opaque[row as usize * width + col as usize]
+                opaque[(row - 1) * width + (col - 1)]
             }
         }
     }
