@@ -1,10 +1,12 @@
 //! Sample outlines shared by the fit report example, the benches and the
 //! tests: a unit disc, a 4:1 bar, an L-shape, a five-pointed star and a ship
-//! sprite's alpha mask. All are centred near the local origin; `size` is half
-//! the larger side of the bounding box (the unit ε scales with).
+//! sprite's alpha mask, plus a 64-leaf body for the query benches. All are
+//! centred near the local origin; `size` is half the larger side of the
+//! bounding box (the unit ε scales with).
 
-use super::AlphaMask;
+use super::{AlphaMask, CircleTree};
 use crate::math::{Real, Vec2, vec2};
+use crate::shape::Circle;
 use crate::shape::{Aabb, Capsule, ConvexPolygon, SimplePolygon};
 
 /// A unit disc as a regular 256-gon (size 1).
@@ -103,4 +105,19 @@ pub fn ship_mask(width: usize) -> AlphaMask {
     }
     AlphaMask::new(width, height, alpha, 128, pixel)
         .unwrap_or_else(|_| unreachable!("the ship is drawn"))
+}
+
+/// A body of exactly 64 leaf circles: 16 columns of 4, 0.3 apart along x,
+/// spread across an ellipse of semi-axes 2.4 and 1.0, radius 0.22; grouped
+/// with branching 4. The tree of the query benches.
+pub fn body_64() -> CircleTree {
+    let leaves: Vec<Circle> = (0..64)
+        .map(|i| {
+            let x = -2.25 + 0.3 * (i / 4) as Real;
+            let half_height = (1.0 - (x / 2.4).powi(2)).max(0.0).sqrt();
+            let y = (-0.75 + 0.5 * (i % 4) as Real) * half_height;
+            Circle::new(vec2(x, y), 0.22).unwrap_or_else(|_| unreachable!("constant circle"))
+        })
+        .collect();
+    CircleTree::from_leaves(&leaves, 4).unwrap_or_else(|_| unreachable!("64 valid leaves"))
 }

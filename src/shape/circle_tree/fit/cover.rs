@@ -4,9 +4,10 @@
 //! bound is then exactly ε), so the best discs sit deep inside the shape.
 //! Leaves are made one at a time:
 //! 1. **Seed**: the uncovered piece whose own best disc is the most
-//!    constrained (smallest admissible radius: corners first), preferring
-//!    pieces on the frontier of what is already covered, so that leaves pack
-//!    side by side instead of leaving slivers between them.
+//!    constrained (smallest admissible radius: corners and tips first),
+//!    preferring pieces on the frontier of what is already covered, so that
+//!    leaves pack side by side instead of leaving slivers between them;
+//!    a piece elsewhere that is far more constrained still goes first.
 //! 2. **Grow**: uncovered pieces that reach into the admissible disc, nearest
 //!    first. A piece inside it joins as is; otherwise the centre is searched
 //!    again for all points so far plus the piece ([`super::disc_fit`]) and the
@@ -142,6 +143,10 @@ pub(crate) fn hull_distance(hull: &[DVec], p: DVec) -> f64 {
 /// next leaves less than the extra pieces cost.
 const SPLIT_FLOOR: f64 = 0.25;
 
+/// A piece off the frontier is seeded first when its admissible radius is
+/// below this fraction of the best frontier piece's.
+const SEED_CONSTRAINT_RATIO: f64 = 0.5;
+
 /// How many times the fill may halve a piece that a leaf holds in part.
 const FILL_DEPTH: u32 = 2;
 
@@ -183,7 +188,15 @@ impl Pool<'_> {
                 .filter(|&i| !frontier_only || self.frontier[i])
                 .min_by(|&a, &b| key(a).total_cmp(&key(b)).then(a.cmp(&b)))
         };
-        best(true).or_else(|| best(false))
+        let anywhere = best(false)?;
+        match best(true) {
+            // A much more constrained piece elsewhere (another corner or tip)
+            // goes first: its leaf has the least freedom.
+            Some(frontier) if key(anywhere) >= SEED_CONSTRAINT_RATIO * key(frontier) => {
+                Some(frontier)
+            }
+            _ => Some(anywhere),
+        }
     }
 
     /// Grows one leaf from `seed` (see the module docs).

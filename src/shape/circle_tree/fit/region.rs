@@ -5,7 +5,7 @@
 //! optionally a different *true* shape for the overhang bound (a capsule is
 //! covered through a polygon circumscribed about it, but its overhang is
 //! measured against the exact capsule). The signed distance (negative inside)
-//! uses a uniform grid over the segments.
+//! uses a bounding-volume hierarchy over the segments.
 
 use super::super::enclosing::DVec;
 use crate::shape::MassProperties;
@@ -43,7 +43,7 @@ pub(crate) struct Region {
     /// Bounding box of the covered outline.
     pub lo: DVec,
     pub hi: DVec,
-    grid: SegmentGrid,
+    nearest: SegmentTree,
     /// Mass properties of the true shape (unit density).
     pub mass: MassProperties,
 }
@@ -77,14 +77,14 @@ impl Region {
                 hi = hi.sup(p);
             }
         }
-        let grid = SegmentGrid::new(&segments, lo, hi);
+        let nearest = SegmentTree::new(&segments, lo, hi);
         Region {
             segments,
             inside,
             truth,
             lo,
             hi,
-            grid,
+            nearest,
             mass,
         }
     }
@@ -139,7 +139,7 @@ impl Region {
 
     /// Distance from `p` to the nearest boundary segment.
     pub fn boundary_distance(&self, p: DVec) -> f64 {
-        self.grid.nearest(&self.segments, p)
+        self.nearest.nearest(p)
     }
 
     /// Signed distance to the covered outline (negative inside).
@@ -167,97 +167,121 @@ impl Region {
     }
 }
 
-/// Uniform grid of segment ids for nearest-segment queries.
-struct SegmentGrid {
-    lo: DVec,
-    hi: DVec,
-    cell: f64,
-    nx: usize,
-    ny: usize,
-    /// Compressed rows: the ids of cell k are `ids[starts[k]..starts[k + 1]]`.
-    starts: Vec<u32>,
-    ids: Vec<u32>,
+/// Bounding-volume hierarchy over the boundary segments for nearest-segment
+/// queries: median splits along the longer axis, leaves of a few segments,
+/// searched nearer child first and pruned by box distance.
+struct SegmentTree {
+    /// Segments reordered so that every node's segments are contiguous.
+    segments: Vec<[DVec; 2]>,
+    nodes: Vec<BoxNode>,
 }
 
-impl SegmentGrid {
-    fn new(segments: &[[DVec; 2]], lo: DVec, hi: DVec) -> SegmentGrid {
-        let extent = (hi - lo).sup(&DVec::repeat(1e-300));
-        // About two segments per cell.
-        let cells = (segments.len() as f64 / 2.0).max(1.0);
-        let cell = ((extent.x * extent.y / cells).sqrt())
-            .max(extent.max() / 1024.0)
-            .max(1e-300);
-        let nx = ((extent.x / cell).ceil() as usize).clamp(1, 1024);
-        let ny = ((extent.y / cell).ceil() as usize).clamp(1, 1024);
-        let cell_of = |v: f64, origin: f64, n: usize| {
-            (((v - origin) / cell).floor().max(0.0) as usize).min(n - 1)
-        };
-        let span = |[a, b]: &[DVec; 2]| {
-            let (x0, x1) = (
-                cell_of(a.x.min(b.x), lo.x, nx),
-                cell_of(a.x.max(b.x), lo.x, nx),
-            );
-            let (y0, y1) = (
-                cell_of(a.y.min(b.y), lo.y, ny),
-                cell_of(a.y.max(b.y), lo.y, ny),
-            );
-            (y0..=y1).flat_map(move |y| (x0..=x1).map(move |x| y * nx + x))
-        };
-        let mut starts = vec![0u32; nx * ny + 1];
-        for segment in segments {
-            for k in span(segment) {
-                starts[k + 1] += 1;
+/// A node: its box, and either two children or a run of segments.
+struct BoxNode {
+    lo: DVec,
+    hi: DVec,
+    /// For a leaf: first segment and count; for an inner node: the two children.
+    first: u32,
+    count: u32,
+    children: Option<(u32, u32)>,
+}
+
+/// Segments per leaf of the hierarchy.
+const SEGMENTS_PER_LEAF: usize = 4;
+
+/// No piece of the hierarchy is longer than the box's extent over this.
+const CHUNKS_PER_EXTENT: f64 = 32.0;
+
+impl SegmentTree {
+    fn new(segments: &[[DVec; 2]], lo: DVec, hi: DVec) -> SegmentTree {
+        // Long segments are cut into pieces of at most 1/32 of the box, so
+        // that boxes stay small and a query opens few leaves.
+        let longest = (hi - lo).max() / CHUNKS_PER_EXTENT;
+        let mut pieces = Vec::with_capacity(segments.len());
+        for [a, b] in segments {
+            let count = ((b - a).norm() / longest).ceil().clamp(1.0, 1024.0) as usize;
+            let step = (b - a) / count as f64;
+            for k in 0..count {
+                let end = if k + 1 == count {
+                    *b
+                } else {
+                    a + step * (k + 1) as f64
+                };
+                pieces.push([a + step * k as f64, end]);
             }
         }
-        for k in 0..nx * ny {
-            starts[k + 1] += starts[k];
+        let segments = &pieces[..];
+        let mut tree = SegmentTree {
+            segments: segments.to_vec(),
+            nodes: Vec::with_capacity(2 * segments.len() / SEGMENTS_PER_LEAF + 1),
+        };
+        if !segments.is_empty() {
+            tree.build(0, segments.len());
         }
-        let mut fill = starts.clone();
-        let mut ids = vec![0u32; starts[nx * ny] as usize];
-        for (id, segment) in segments.iter().enumerate() {
-            for k in span(segment) {
-                ids[fill[k] as usize] = id as u32;
-                fill[k] += 1;
-            }
-        }
-        SegmentGrid {
-            lo,
-            hi,
-            cell,
-            nx,
-            ny,
-            starts,
-            ids,
-        }
+        tree
     }
 
-    /// Distance from `p` to the nearest segment: rings of cells around the
-    /// cell of p's projection q onto the grid box. For any x in the box,
-    /// |p − x| >= |q − x|, and cells in ring m are at least (m − 1)·cell from q.
-    fn nearest(&self, segments: &[[DVec; 2]], p: DVec) -> f64 {
-        let q = p.sup(&self.lo).inf(&self.hi);
-        let to_box = (p - q).norm();
-        let cx = (((q.x - self.lo.x) / self.cell).floor().max(0.0) as usize).min(self.nx - 1);
-        let cy = (((q.y - self.lo.y) / self.cell).floor().max(0.0) as usize).min(self.ny - 1);
+    fn build(&mut self, first: usize, end: usize) -> u32 {
+        let (mut lo, mut hi) = (DVec::repeat(f64::INFINITY), DVec::repeat(f64::NEG_INFINITY));
+        for [a, b] in &self.segments[first..end] {
+            lo = lo.inf(a).inf(b);
+            hi = hi.sup(a).sup(b);
+        }
+        let id = self.nodes.len() as u32;
+        self.nodes.push(BoxNode {
+            lo,
+            hi,
+            first: first as u32,
+            count: (end - first) as u32,
+            children: None,
+        });
+        if end - first > SEGMENTS_PER_LEAF {
+            let axis = if hi.x - lo.x >= hi.y - lo.y { 0 } else { 1 };
+            let middle = first + (end - first) / 2;
+            let key = |s: &[DVec; 2]| s[0][axis] + s[1][axis];
+            self.segments[first..end]
+                .select_nth_unstable_by(middle - first, |a, b| key(a).total_cmp(&key(b)));
+            let left = self.build(first, middle);
+            let right = self.build(middle, end);
+            self.nodes[id as usize].children = Some((left, right));
+        }
+        id
+    }
+
+    fn box_distance(node: &BoxNode, p: DVec) -> f64 {
+        (p.sup(&node.lo).inf(&node.hi) - p).norm()
+    }
+
+    /// Distance from `p` to the nearest segment (infinite without segments).
+    fn nearest(&self, p: DVec) -> f64 {
         let mut best = f64::INFINITY;
-        let max_ring = self.nx.max(self.ny);
-        for ring in 0..=max_ring {
-            let bound = to_box.max((ring as f64 - 1.0).max(0.0) * self.cell);
+        if self.nodes.is_empty() {
+            return best;
+        }
+        let mut stack: Vec<(u32, f64)> = Vec::with_capacity(32);
+        stack.push((0, Self::box_distance(&self.nodes[0], p)));
+        while let Some((id, bound)) = stack.pop() {
             if bound >= best {
-                break;
+                continue;
             }
-            let (x0, x1) = (cx.saturating_sub(ring), (cx + ring).min(self.nx - 1));
-            let (y0, y1) = (cy.saturating_sub(ring), (cy + ring).min(self.ny - 1));
-            for y in y0..=y1 {
-                for x in x0..=x1 {
-                    // Only the cells on this ring are new.
-                    if x.abs_diff(cx).max(y.abs_diff(cy)) != ring {
-                        continue;
+            let node = &self.nodes[id as usize];
+            match node.children {
+                Some((left, right)) => {
+                    let dl = Self::box_distance(&self.nodes[left as usize], p);
+                    let dr = Self::box_distance(&self.nodes[right as usize], p);
+                    // Push the farther first, so the nearer is searched first.
+                    if dl < dr {
+                        stack.push((right, dr));
+                        stack.push((left, dl));
+                    } else {
+                        stack.push((left, dl));
+                        stack.push((right, dr));
                     }
-                    let k = y * self.nx + x;
-                    for &id in &self.ids[self.starts[k] as usize..self.starts[k + 1] as usize] {
-                        let [a, b] = segments[id as usize];
-                        best = best.min(segment_distance(p, a, b));
+                }
+                None => {
+                    let run = node.first as usize..(node.first + node.count) as usize;
+                    for [a, b] in &self.segments[run] {
+                        best = best.min(segment_distance(p, *a, *b));
                     }
                 }
             }
