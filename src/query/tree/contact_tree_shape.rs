@@ -51,9 +51,9 @@ impl Visitor for Contacts<'_> {
     }
 }
 
-/// Every contact of a leaf of `tree` with `shape` within `margin` metres (depth
-/// >= −margin), in descent order, with the counters; under a budget, nodes
-/// the budget stops at report their own circle's contact.
+/// Every contact of a leaf of `tree` with `shape` within `margin` metres (at
+/// depth −margin or more), in descent order, with the counters; under a
+/// budget, nodes the budget stops at report their own circle's contact.
 pub fn leaf_contacts_tree_shape(
     tree: &CircleTree,
     tree_pose: &Pose,

@@ -21,7 +21,7 @@
 //! metres. Normals point from A (the first argument) to B. Touching counts as
 //! intersecting. Leaf circles against circles, capsules, points and segments
 //! are closed-form; against other kinds the leaf goes, as a
-//! [`crate::shape::Shape::Circle`], through [`crate::query::intersects`],
+//! [`crate::shape::Shape::Circle`], through [`crate::query::intersects()`],
 //! [`crate::query::contact_with_margin`] and [`crate::query::closest_points`].
 //!
 //! # Budget

@@ -181,7 +181,8 @@ impl<'a> Probe<'a> {
                 // The same predicate as `intersects`, so that distance is 0
                 // exactly when they intersect.
                 let reach = circle.radius + radius;
-                if !(offset.norm_squared() > reach * reach) {
+                let squared = offset.norm_squared();
+                if squared <= reach * reach || squared.is_nan() {
                     return None;
                 }
                 let distance = offset.norm();
@@ -220,17 +221,16 @@ impl<'a> Probe<'a> {
                 }
             }
             Probe::General { shape, pose } => {
-                if let Some(c) = as_circle(circle, 0.0) {
-                    if let Some(manifold) =
+                if let Some(c) = as_circle(circle, 0.0)
+                    && let Some(manifold) =
                         contact_with_margin(&c, &Pose::IDENTITY, shape, pose, margin)
-                    {
-                        out.extend(manifold.points.iter().map(|p| Touch {
-                            point: p.point,
-                            normal: manifold.normal,
-                            depth: p.depth,
-                            feature_b: (p.id.0 & 0xFFFF) as u16,
-                        }));
-                    }
+                {
+                    out.extend(manifold.points.iter().map(|p| Touch {
+                        point: p.point,
+                        normal: manifold.normal,
+                        depth: p.depth,
+                        feature_b: (p.id.0 & 0xFFFF) as u16,
+                    }));
                 }
             }
         }

@@ -235,10 +235,10 @@ mod tests {
                     best = best.min(c.radius);
                 }
                 for k in j + 1..n {
-                    if let Some(c) = apollonius(&discs[i], &discs[j], &discs[k]) {
-                        if all(&c) {
-                            best = best.min(c.radius);
-                        }
+                    if let Some(c) = apollonius(&discs[i], &discs[j], &discs[k])
+                        && all(&c)
+                    {
+                        best = best.min(c.radius);
                     }
                 }
             }

@@ -64,14 +64,14 @@ pub(crate) fn build(
         for child in range.clone() {
             parents[child] += 1;
         }
-        if let Some(part) = node.part {
-            if part.0 as usize >= part_names.len() {
-                return Err(TreeError::UnknownPart {
-                    node: i,
-                    part,
-                    count: part_names.len(),
-                });
-            }
+        if let Some(part) = node.part
+            && part.0 as usize >= part_names.len()
+        {
+            return Err(TreeError::UnknownPart {
+                node: i,
+                part,
+                count: part_names.len(),
+            });
         }
     }
     for (node, &count) in parents.iter().enumerate() {

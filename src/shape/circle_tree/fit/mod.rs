@@ -5,8 +5,10 @@
 //! - **Coverage**: every point of the true shape lies in some leaf, so a
 //!   fitted tree never misses a hit the exact shape would have.
 //! - **Overhang**: no leaf sticks out of the true shape by more than ε
-//!   (`max over the leaf of the distance to the shape <= ε`, checked with the
-//!   bound of [`disc_fit`], exact for convex outlines).
+//!   (`max over the leaf of the distance to the shape <= ε`). A disc D(c, r)
+//!   overhangs a shape with signed distance sd by at most `r + sd(c)`, exactly
+//!   that much when the shape is convex; the builders keep every leaf within
+//!   that bound.
 //! - **Radii vary**: small circles in convex corners (a corner of angle α
 //!   covered by a circle of radius r overhangs by at least r(1 − sin(α/2))),
 //!   large ones inside and along flat or gently curved stretches, where a deep
@@ -15,19 +17,25 @@
 //!   grows like ε^(-1/2) on smooth outlines.
 //!
 //! # Method
-//! 1. The outline becomes a [`region::Region`] (boundary segments, inside
-//!    test, exact signed distance). A capsule is covered through a polygon
-//!    circumscribed about it within ε/16, its overhang measured on the capsule.
-//! 2. [`pieces`]: a quadtree splits the region into pieces until each piece
-//!    has a disc of overhang bound <= ε/4 (centres are searched deep inside,
-//!    see [`disc_fit`]).
-//! 3. [`cover`]: greedy set cover of the pieces by the largest admissible
-//!    discs (overhang bound = ε) centred at the pieces' best centres, then
-//!    each chosen disc shrinks to its pieces and redundant discs are dropped.
+//! 1. The outline becomes a region (boundary segments, inside test, exact
+//!    signed distance through a segment hierarchy). A capsule is covered
+//!    through a polygon circumscribed about it within ε/32, its overhang
+//!    measured on the exact capsule.
+//! 2. Pieces: a quadtree splits the region until each cell's piece (the
+//!    convex hull of the region inside the cell) has a disc of overhang bound
+//!    <= ε/4, its centre searched deep inside the shape (minimising
+//!    `max |p − c| + sd(c)` over c).
+//! 3. Cover: leaves are grown one at a time from the most constrained
+//!    uncovered piece (corners and tips first, then along the frontier of
+//!    what is covered), taking whole pieces while a centre meeting the bound
+//!    exists, then the parts of cut pieces inside the final disc. Slivers are
+//!    then absorbed by neighbours, each leaf shrinks to what it holds, and
+//!    leaves held by others are dropped.
 //! 4. Leaves are rounded to f32 outwards (radius rounded up past the centre's
-//!    rounding) and grouped bottom-up into a hierarchy (`hierarchy`).
+//!    rounding) and grouped bottom-up into a hierarchy of smallest enclosing
+//!    circles.
 //!
-//! All fitting geometry runs in f64.
+//! All fitting geometry runs in f64; a fit is deterministic.
 
 mod cover;
 pub(crate) mod disc_fit;
