@@ -24,7 +24,7 @@ use proptest::prelude::*;
 use support::*;
 
 fn sorted(mut contacts: Vec<LeafContact>) -> Vec<LeafContact> {
-    contacts.sort_by(|a, b| (a.node_a, a.node_b, a.id).cmp(&(b.node_a, b.node_b, b.id)));
+    contacts.sort_by_key(|c| (c.node_a, c.node_b, c.id));
     contacts
 }
 
@@ -219,6 +219,34 @@ proptest! {
                 let mapped = world.transform_point(c.point);
                 prop_assert!((mapped - m.point).norm() <= 4.0 * tolerance * world.scale * (1.0 + world.translation.norm()));
             }
+        }
+    }
+
+    #[test]
+    fn casts_and_circle_contacts_are_invariant_too(tree in tree(32), pose in pose(), shot in capsule(), world in pose(), x in -4.0f32..4.0, y in -4.0f32..4.0, r in 0.05f32..2.0) {
+        let moved = world.compose(&pose);
+        let magnitude = 1.0 + pose.translation.norm() + 4.0 * pose.scale + 12.0;
+        let tolerance = 2e-4 * magnitude;
+        let hit = tree::cast_capsule_tree(&shot, &Pose::IDENTITY, &tree, &pose);
+        let moved_hit = tree::cast_capsule_tree(&shot, &world, &tree, &moved);
+        // Skip grazing shots, where rounding may decide hit or miss.
+        let clearance = tree::distance_tree_shape(&tree, &pose, &Shape::Capsule(shot), &Pose::IDENTITY);
+        let length = (shot.b() - shot.a()).norm().max(1e-3);
+        if clearance > tolerance || clearance == 0.0 {
+            prop_assert_eq!(hit.is_some(), moved_hit.is_some());
+            if let (Some(h), Some(m)) = (hit, moved_hit) {
+                prop_assert!((h.fraction - m.fraction).abs() <= 10.0 * tolerance / length, "{} vs {}", h.fraction, m.fraction);
+            }
+        }
+        let circle = Shape::from(Circle::new(vec2(x, y), r).unwrap());
+        let a = tree::distance_tree_shape(&tree, &pose, &circle, &Pose::IDENTITY);
+        let b = tree::distance_tree_shape(&tree, &moved, &circle, &world);
+        prop_assert!((b - world.scale * a).abs() <= tolerance * world.scale * (1.0 + world.translation.norm()));
+        if let (Some(m), Some(n)) = (
+            tree::contact_tree_shape(&tree, &pose, &circle, &Pose::IDENTITY),
+            tree::contact_tree_shape(&tree, &moved, &circle, &world),
+        ) {
+            prop_assert!((n.depth() - world.scale * m.depth()).abs() <= 4.0 * tolerance * world.scale * (1.0 + world.translation.norm()));
         }
     }
 

@@ -35,7 +35,7 @@ fn fitted_star() -> &'static CircleTree {
 }
 
 fn sorted(mut contacts: Vec<LeafContact>) -> Vec<LeafContact> {
-    contacts.sort_by(|a, b| (a.node_a, a.node_b, a.id).cmp(&(b.node_a, b.node_b, b.id)));
+    contacts.sort_by_key(|c| (c.node_a, c.node_b, c.id));
     contacts
 }
 
