@@ -27,7 +27,7 @@ use circlet::query::tree;
 use circlet::shape::circle_tree::samples;
 use circlet::shape::{
     AlphaMask, Circle, CircleTree, ConvexPolygon, FitOptions, FitReport, FlatNode, Point, Shape,
-    SimplePolygon, TreeBuilder, TreeError,
+    ShapeKind, SimplePolygon, TreeBuilder, TreeError,
 };
 use proptest::prelude::*;
 
@@ -561,7 +561,9 @@ fn bad_input_is_a_typed_error_naming_node_or_field() {
     let point = Shape::from(Point::new(vec2(0.0, 0.0)).unwrap());
     assert!(matches!(
         CircleTree::fit_shape(&point, &FitOptions::new(0.1)),
-        Err(TreeError::InvalidParameter { field: "shape", .. })
+        Err(TreeError::NotSolid {
+            kind: ShapeKind::Point
+        })
     ));
     // Errors print what and where.
     let message = TreeError::ChildOutsideParent {

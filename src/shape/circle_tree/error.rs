@@ -1,7 +1,7 @@
 //! [`TreeError`]: why a circle tree could not be built, and where.
 
 use crate::math::Real;
-use crate::shape::{PartId, ShapeError};
+use crate::shape::{PartId, ShapeError, ShapeKind};
 
 /// A circle tree or one of its builders rejected its input. Every variant
 /// names the offending node (by its index in the flat node array, or in the
@@ -127,6 +127,12 @@ pub enum TreeError {
         field: &'static str,
         /// The rejected value.
         value: Real,
+    },
+    /// Only shapes with area can be fitted (not points, lines or segments).
+    #[error("a {kind:?} has no area to fit a circle tree to")]
+    NotSolid {
+        /// The kind of the shape given.
+        kind: ShapeKind,
     },
     /// The source shape itself is invalid.
     #[error("source shape: {0}")]

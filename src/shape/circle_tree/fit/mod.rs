@@ -249,8 +249,8 @@ impl CircleTree {
     /// exact leaf, the other solid kinds go to their builder.
     ///
     /// # Errors
-    /// As [`CircleTree::fit_convex_polygon`]; [`TreeError::InvalidParameter`]
-    /// naming `shape` for points, lines and segments, which have no area.
+    /// As [`CircleTree::fit_convex_polygon`]; [`TreeError::NotSolid`] for
+    /// points, lines and segments, which have no area.
     pub fn fit_shape(
         shape: &Shape,
         options: &FitOptions,
@@ -270,10 +270,7 @@ impl CircleTree {
                 )
             }
             Shape::Point(_) | Shape::Line(_) | Shape::Segment(_) => {
-                Err(TreeError::InvalidParameter {
-                    field: "shape",
-                    value: 0.0,
-                })
+                Err(TreeError::NotSolid { kind: shape.kind() })
             }
         }
     }

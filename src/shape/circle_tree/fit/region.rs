@@ -333,15 +333,22 @@ mod tests {
         let region = Region::polygon(&outline, MassProperties::ZERO);
         let mut state = 7u64;
         for _ in 0..2000 {
-            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             let x = (state >> 11) as f64 / (1u64 << 53) as f64 * 4.0 - 2.0;
-            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             let y = (state >> 11) as f64 / (1u64 << 53) as f64 * 3.0 - 1.5;
             let p = DVec::new(x, y);
             let brute = (0..outline.len())
                 .map(|i| segment_distance(p, outline[i], outline[(i + 1) % outline.len()]))
                 .fold(f64::INFINITY, f64::min);
-            assert!((region.boundary_distance(p) - brute).abs() <= 1e-12, "{p:?}");
+            assert!(
+                (region.boundary_distance(p) - brute).abs() <= 1e-12,
+                "{p:?}"
+            );
         }
     }
 
@@ -356,7 +363,10 @@ mod tests {
                     .iter()
                     .map(|[a, b]| segment_distance(p, *a, *b))
                     .fold(f64::INFINITY, f64::min);
-                assert!((region.boundary_distance(p) - brute).abs() <= 1e-12, "{p:?}");
+                assert!(
+                    (region.boundary_distance(p) - brute).abs() <= 1e-12,
+                    "{p:?}"
+                );
             }
         }
         assert!(region.sd(DVec::new(0.5, 2.0)) < 0.0);
