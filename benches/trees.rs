@@ -107,7 +107,7 @@ fn cast(c: &mut Criterion) {
             QueryBudget::UNLIMITED,
         );
         println!(
-            "  {name:<6} {:<28} {:>3} leaf tests, {:>3} node tests",
+            "  {name:<9} {:<28} {:>3} leaf tests, {:>3} node tests",
             hit.map_or("no hit".to_string(), |h| format!(
                 "hit at {:.3} (leaf {})",
                 h.fraction, h.node

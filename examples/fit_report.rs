@@ -1,9 +1,10 @@
-//! Prints the fit quality of the circle-tree builders (the table of
+//! Prints the fit quality of the circle-tree builders (the tables of
 //! `docs/fit_report.md`): for each sample outline and relative bound ε, the
-//! leaf count, worst and mean leaf overhang, coverage, and every level.
+//! leaf count, worst and mean leaf overhang, coverage and depth, then every
+//! level of every fit (node count, worst and mean overhang, coverage, area).
 //!
-//! Run with `cargo run --release --example fit_report`; pass `--levels` to
-//! also print the per-level tables.
+//! Run with `cargo run --release --example fit_report`; pass `--summary` to
+//! print the first table only.
 
 use circlet::shape::circle_tree::samples;
 use circlet::shape::{CircleTree, FitOptions, FitReport, Shape, TreeError};
@@ -12,7 +13,7 @@ use std::time::Instant;
 const EPSILONS: [f32; 4] = [0.1, 0.05, 0.02, 0.01];
 
 fn main() -> Result<(), TreeError> {
-    let levels = std::env::args().any(|a| a == "--levels");
+    let levels = !std::env::args().any(|a| a == "--summary");
     type Fit = Box<dyn Fn(&FitOptions) -> Result<(CircleTree, FitReport), TreeError>>;
     let outlines: Vec<(&str, f32, Fit)> = vec![
         (
@@ -89,6 +90,7 @@ fn main() -> Result<(), TreeError> {
         }
     }
     if levels {
+        println!("\nPer level (the cut at each depth); overhangs in local units.");
         for (name, epsilon, report) in details {
             println!("\n### {name}, ε = {epsilon}\n\n{report}");
         }

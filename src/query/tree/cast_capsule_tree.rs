@@ -79,6 +79,10 @@ impl Visitor for Cast<'_> {
         self.consider(node, circle)
     }
 
+    fn ordered(&self) -> bool {
+        true
+    }
+
     fn useful(&self, bound: Real) -> bool {
         self.best.is_none_or(|(t, _, _, _)| bound <= t)
     }

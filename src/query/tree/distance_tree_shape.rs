@@ -56,6 +56,10 @@ impl Visitor for Nearest<'_> {
         self.consider(node, circle)
     }
 
+    fn ordered(&self) -> bool {
+        true
+    }
+
     fn useful(&self, bound: Real) -> bool {
         bound < self.best
     }

@@ -73,6 +73,10 @@ impl PairVisitor for Nearest<'_> {
         self.consider(node_a, a, node_b, b)
     }
 
+    fn ordered(&self) -> bool {
+        true
+    }
+
     fn useful(&self, bound: Real) -> bool {
         bound < self.best
     }

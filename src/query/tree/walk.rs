@@ -52,6 +52,11 @@ pub(crate) trait Visitor {
     fn useful(&self, _bound: Real) -> bool {
         true
     }
+    /// True when the order of descent matters (branch and bound): children
+    /// are then expanded smallest bound first.
+    fn ordered(&self) -> bool {
+        false
+    }
 }
 
 struct Budget {
@@ -98,17 +103,17 @@ pub(crate) fn walk(
     let Some(bound) = visitor.enter(&root) else {
         return stats;
     };
-    let mut stack: SmallVec<[(u32, u32, Real); 48]> = SmallVec::new();
-    stack.push((0, 0, bound));
-    let mut children: SmallVec<[(u32, Real); 16]> = SmallVec::new();
-    while let Some((node, level, bound)) = stack.pop() {
+    let ordered = visitor.ordered();
+    let mut stack: SmallVec<[(u32, u32, Real, WorldCircle); 48]> = SmallVec::new();
+    stack.push((0, 0, bound, root));
+    let mut children: SmallVec<[(u32, Real, WorldCircle); 16]> = SmallVec::new();
+    while let Some((node, level, bound, circle)) = stack.pop() {
         if !visitor.useful(bound) {
             continue;
         }
         let range = nodes[node as usize].children();
         if !budget.allows(level, range.len(), &stats) {
             note_cut(&mut stats, level);
-            let circle = world_circle(tree, pose, node);
             if visitor.cut(node, &circle).is_break() {
                 return stats;
             }
@@ -125,15 +130,17 @@ pub(crate) fn walk(
                     return stats;
                 }
             } else if let Some(bound) = visitor.enter(&circle) {
-                children.push((child, bound));
+                children.push((child, bound, circle));
             }
         }
-        // Largest bound pushed first, so the smallest is expanded next.
-        children.sort_by(|a, b| b.1.total_cmp(&a.1).then(b.0.cmp(&a.0)));
+        if ordered {
+            // Largest bound pushed first, so the smallest is expanded next.
+            children.sort_by(|a, b| b.1.total_cmp(&a.1).then(b.0.cmp(&a.0)));
+        }
         stack.extend(
             children
                 .iter()
-                .map(|&(child, bound)| (child, level + 1, bound)),
+                .map(|&(child, bound, circle)| (child, level + 1, bound, circle)),
         );
     }
     stats
@@ -163,6 +170,21 @@ pub(crate) trait PairVisitor {
     fn useful(&self, _bound: Real) -> bool {
         true
     }
+    /// True when the order of descent matters (branch and bound).
+    fn ordered(&self) -> bool {
+        false
+    }
+}
+
+/// A node pair waiting on the stack, with its world circles.
+#[derive(Clone, Copy)]
+struct PairEntry {
+    a: u32,
+    b: u32,
+    level: u32,
+    bound: Real,
+    circle_a: WorldCircle,
+    circle_b: WorldCircle,
 }
 
 /// Descends two trees together, always splitting the node with the larger
@@ -192,16 +214,30 @@ pub(crate) fn walk_pair(
     let Some(bound) = visitor.enter(&root_a, &root_b) else {
         return stats;
     };
-    let mut stack: SmallVec<[(u32, u32, u32, Real); 64]> = SmallVec::new();
-    stack.push((0, 0, 0, bound));
-    let mut children: SmallVec<[(u32, u32, Real); 16]> = SmallVec::new();
-    while let Some((a, b, level, bound)) = stack.pop() {
+    let ordered = visitor.ordered();
+    let mut stack: SmallVec<[PairEntry; 64]> = SmallVec::new();
+    stack.push(PairEntry {
+        a: 0,
+        b: 0,
+        level: 0,
+        bound,
+        circle_a: root_a,
+        circle_b: root_b,
+    });
+    let mut children: SmallVec<[PairEntry; 16]> = SmallVec::new();
+    while let Some(entry) = stack.pop() {
+        let PairEntry {
+            a,
+            b,
+            level,
+            bound,
+            circle_a,
+            circle_b,
+        } = entry;
         if !visitor.useful(bound) {
             continue;
         }
         let (node_a, node_b) = (&nodes_a[a as usize], &nodes_b[b as usize]);
-        let circle_a = world_circle(tree_a, pose_a, a);
-        let circle_b = world_circle(tree_b, pose_b, b);
         // Split the larger node (never a leaf): larger node first.
         let split_a = node_b.is_leaf() || (!node_a.is_leaf() && circle_a.radius >= circle_b.radius);
         let range = if split_a {
@@ -232,15 +268,24 @@ pub(crate) fn walk_pair(
                     return stats;
                 }
             } else if let Some(bound) = visitor.enter(&ca, &cb) {
-                children.push((pa, pb, bound));
+                children.push(PairEntry {
+                    a: pa,
+                    b: pb,
+                    level: level + 1,
+                    bound,
+                    circle_a: ca,
+                    circle_b: cb,
+                });
             }
         }
-        children.sort_by(|x, y| y.2.total_cmp(&x.2).then((y.0, y.1).cmp(&(x.0, x.1))));
-        stack.extend(
-            children
-                .iter()
-                .map(|&(pa, pb, bound)| (pa, pb, level + 1, bound)),
-        );
+        if ordered {
+            children.sort_by(|x, y| {
+                y.bound
+                    .total_cmp(&x.bound)
+                    .then((y.a, y.b).cmp(&(x.a, x.b)))
+            });
+        }
+        stack.extend(children.drain(..));
     }
     stats
 }
