@@ -17,7 +17,8 @@ mod simple_polygon;
 
 pub use boxes::{Aabb, Corner, OrientedRect, TileTriangle};
 pub use circle_tree::{
-    AlphaMask, CircleTree, FitOptions, FitReport, FlatNode, LevelReport, TreeBuilder, TreeError, TreeNode,
+    AlphaMask, CircleTree, FitOptions, FitReport, FlatNode, LevelReport, TreeBuilder, TreeError,
+    TreeNode,
 };
 pub use convex_polygon::ConvexPolygon;
 pub use error::ShapeError;
