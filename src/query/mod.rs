@@ -33,6 +33,7 @@ pub mod intersects;
 pub mod placed;
 pub mod point_inside;
 pub mod time_of_impact;
+pub mod tree;
 
 pub use cast::{CastError, CastHit, Shot, cast, cast_all};
 pub use contact::{ContactPoint, FeatureId, Manifold, contact, contact_with_margin};

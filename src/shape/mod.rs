@@ -4,9 +4,11 @@
 //! was wrong and where. The solid kinds (with area) are [`Circle`], [`Capsule`],
 //! [`Aabb`], [`OrientedRect`], [`ConvexPolygon`], [`TileTriangle`] and
 //! [`SimplePolygon`]; [`Point`], [`Line`] and [`Segment`] have no area.
+//! A body's outline can also be a [`CircleTree`] (see [`circle_tree`]).
 
 mod bounds;
 mod boxes;
+pub mod circle_tree;
 mod convex_polygon;
 mod error;
 mod mass;
@@ -15,6 +17,10 @@ mod primitives;
 mod simple_polygon;
 
 pub use boxes::{Aabb, Corner, OrientedRect, TileTriangle};
+pub use circle_tree::{
+    AlphaMask, CircleTree, FitOptions, FitReport, FlatNode, LevelReport, TreeBuilder, TreeError,
+    TreeNode,
+};
 pub use convex_polygon::ConvexPolygon;
 pub use error::ShapeError;
 pub use mass::{MassProperties, polygon_mass};

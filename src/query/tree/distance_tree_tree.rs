@@ -1,0 +1,152 @@
+//! `distance_tree_tree`: branch-and-bound distance between two trees.
+
+use super::probe::{circles_closest, circles_distance_bound};
+use super::walk::{PairVisitor, WorldCircle, visit_leaf_pairs, walk_pair};
+use super::{QueryBudget, TreeClosestPoints, TreeQueryStats, part};
+use crate::math::{Pose, Real};
+use crate::shape::CircleTree;
+use std::ops::ControlFlow;
+
+struct Nearest<'a> {
+    tree_a: &'a CircleTree,
+    tree_b: &'a CircleTree,
+    best: Real,
+    witness: Option<TreeClosestPoints>,
+}
+
+impl Nearest<'_> {
+    fn consider(
+        &mut self,
+        node_a: u32,
+        a: &WorldCircle,
+        node_b: u32,
+        b: &WorldCircle,
+    ) -> ControlFlow<()> {
+        match circles_closest(a, b) {
+            None => {
+                self.best = 0.0;
+                self.witness = None;
+                ControlFlow::Break(())
+            }
+            Some((distance, point_a, point_b)) => {
+                if distance < self.best {
+                    self.best = distance;
+                    self.witness = Some(TreeClosestPoints {
+                        distance,
+                        point_a,
+                        point_b,
+                        node_a,
+                        node_b: Some(node_b),
+                        part_a: part(self.tree_a, node_a),
+                        part_b: part(self.tree_b, node_b),
+                    });
+                }
+                ControlFlow::Continue(())
+            }
+        }
+    }
+}
+
+impl PairVisitor for Nearest<'_> {
+    fn enter(&mut self, a: &WorldCircle, b: &WorldCircle) -> Option<Real> {
+        let bound = circles_distance_bound(a, b);
+        (bound < self.best).then_some(bound)
+    }
+
+    fn leaves(
+        &mut self,
+        node_a: u32,
+        a: &WorldCircle,
+        node_b: u32,
+        b: &WorldCircle,
+    ) -> ControlFlow<()> {
+        self.consider(node_a, a, node_b, b)
+    }
+
+    fn cut(
+        &mut self,
+        node_a: u32,
+        a: &WorldCircle,
+        node_b: u32,
+        b: &WorldCircle,
+    ) -> ControlFlow<()> {
+        self.consider(node_a, a, node_b, b)
+    }
+
+    fn ordered(&self) -> bool {
+        true
+    }
+
+    fn useful(&self, bound: Real) -> bool {
+        bound < self.best
+    }
+}
+
+fn nearest(
+    tree_a: &CircleTree,
+    pose_a: &Pose,
+    tree_b: &CircleTree,
+    pose_b: &Pose,
+    budget: QueryBudget,
+) -> (Option<TreeClosestPoints>, Real, TreeQueryStats) {
+    let mut visitor = Nearest {
+        tree_a,
+        tree_b,
+        best: Real::INFINITY,
+        witness: None,
+    };
+    let stats = walk_pair(tree_a, pose_a, tree_b, pose_b, &budget, &mut visitor);
+    (visitor.witness, visitor.best, stats)
+}
+
+/// Distance in metres between the leaves of two trees; 0 when they intersect.
+/// This is what conservative advancement needs for rotating bodies.
+pub fn distance_tree_tree(
+    tree_a: &CircleTree,
+    pose_a: &Pose,
+    tree_b: &CircleTree,
+    pose_b: &Pose,
+) -> Real {
+    distance_tree_tree_with_stats(tree_a, pose_a, tree_b, pose_b, QueryBudget::UNLIMITED).0
+}
+
+/// The closest points of two trees, naming both leaves and parts; `None`
+/// when they intersect.
+pub fn closest_points_tree_tree(
+    tree_a: &CircleTree,
+    pose_a: &Pose,
+    tree_b: &CircleTree,
+    pose_b: &Pose,
+) -> Option<TreeClosestPoints> {
+    nearest(tree_a, pose_a, tree_b, pose_b, QueryBudget::UNLIMITED).0
+}
+
+/// [`distance_tree_tree`] within a budget, with the counters (a lower bound under a cut).
+pub fn distance_tree_tree_with_stats(
+    tree_a: &CircleTree,
+    pose_a: &Pose,
+    tree_b: &CircleTree,
+    pose_b: &Pose,
+    budget: QueryBudget,
+) -> (Real, TreeQueryStats) {
+    let (_, best, stats) = nearest(tree_a, pose_a, tree_b, pose_b, budget);
+    (if best.is_finite() { best } else { 0.0 }, stats)
+}
+
+/// The brute-force reference of [`closest_points_tree_tree`] and
+/// [`distance_tree_tree`]: every leaf pair tested.
+pub(crate) fn brute_force(
+    tree_a: &CircleTree,
+    pose_a: &Pose,
+    tree_b: &CircleTree,
+    pose_b: &Pose,
+) -> (Option<TreeClosestPoints>, Real, TreeQueryStats) {
+    let mut visitor = Nearest {
+        tree_a,
+        tree_b,
+        best: Real::INFINITY,
+        witness: None,
+    };
+    let stats = visit_leaf_pairs(tree_a, pose_a, tree_b, pose_b, &mut visitor);
+    (visitor.witness, visitor.best, stats)
+}

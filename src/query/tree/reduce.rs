@@ -1,0 +1,130 @@
+//! Reduction of leaf contacts to one stable manifold of at most four points.
+//!
+//! The leaf contacts are first put in a canonical order (by node indices and
+//! feature), so that the same set of contacts always gives the same manifold
+//! whatever order a descent found them in. Then:
+//! - **normal**: the weighted mean of the leaf normals, the deepest weighing
+//!   `1 + DEEPEST_WEIGHT` times the shallowest (linear in depth between), so
+//!   it turns smoothly as contacts come and go; when the normals disagree too
+//!   much to average (a tree gripping a thin shape from both sides), the
+//!   deepest contact's normal;
+//! - **points**: the deepest contact (so the deepest depth is preserved),
+//!   the two contacts farthest apart along the tangent (the support span that
+//!   resists rotation), and the contact farthest along the tangent from those
+//!   three. Each point keeps its own leaf depth, feature id and parts.
+
+use super::LeafContact;
+use crate::math::{Real, perp};
+use crate::query::{ContactPoint, Manifold};
+use smallvec::SmallVec;
+
+/// Most points in a reduced manifold.
+pub const MAX_MANIFOLD_POINTS: usize = 4;
+
+/// The deepest leaf normal weighs `1 + DEEPEST_WEIGHT` times the shallowest:
+/// deep contacts steer the normal, shallow ones still smooth it.
+const DEEPEST_WEIGHT: Real = 4.0;
+
+/// The mean normal is used only if its length is at least this fraction of
+/// the total weight (the normals agree within about 75°); otherwise the
+/// deepest contact's normal.
+const NORMAL_AGREEMENT: Real = 0.25;
+
+/// One manifold from leaf contacts (normal from A to B), `None` for none.
+///
+/// # Examples
+/// ```
+/// use circlet::math::vec2;
+/// use circlet::query::FeatureId;
+/// use circlet::query::tree::{LeafContact, reduce_leaf_contacts};
+/// let contact = |node: u32, x: f32, depth: f32| LeafContact {
+///     node_a: node, node_b: None, point: vec2(x, 0.0), normal: vec2(0.0, -1.0), depth,
+///     id: FeatureId::new(node as u16, 0), part_a: None, part_b: None,
+/// };
+/// let leaves: Vec<_> = (0..9).map(|i| contact(i, i as f32, 0.01 * i as f32)).collect();
+/// let manifold = reduce_leaf_contacts(&leaves).unwrap();
+/// assert_eq!(manifold.points.len(), 4);
+/// assert_eq!(manifold.depth(), 0.08); // the deepest is kept
+/// let xs: Vec<f32> = manifold.points.iter().map(|p| p.point.x).collect();
+/// assert!(xs.contains(&0.0) && xs.contains(&8.0)); // and the span
+/// ```
+pub fn reduce_leaf_contacts(contacts: &[LeafContact]) -> Option<Manifold> {
+    if contacts.is_empty() {
+        return None;
+    }
+    let mut order: SmallVec<[&LeafContact; 16]> = contacts.iter().collect();
+    order.sort_by(|a, b| {
+        (a.node_a, a.node_b, a.id)
+            .cmp(&(b.node_a, b.node_b, b.id))
+            .then(a.depth.total_cmp(&b.depth))
+            .then(a.point.x.total_cmp(&b.point.x))
+            .then(a.point.y.total_cmp(&b.point.y))
+    });
+    let deepest = (0..order.len())
+        .max_by(|&i, &j| order[i].depth.total_cmp(&order[j].depth).then(j.cmp(&i)))
+        .unwrap_or(0);
+    let min_depth = order
+        .iter()
+        .map(|c| c.depth)
+        .fold(Real::INFINITY, Real::min);
+    let spread = order[deepest].depth - min_depth;
+    let weight = |depth: Real| {
+        if spread > 0.0 {
+            1.0 + DEEPEST_WEIGHT * (depth - min_depth) / spread
+        } else {
+            1.0
+        }
+    };
+    let mut sum = crate::math::Vec2::zeros();
+    let mut total = 0.0;
+    for c in &order {
+        let w = weight(c.depth);
+        sum += c.normal * w;
+        total += w;
+    }
+    let length = sum.norm();
+    let normal = if length >= NORMAL_AGREEMENT * total && length.is_finite() && length > 0.0 {
+        sum / length
+    } else {
+        order[deepest].normal
+    };
+    let tangent = perp(normal);
+    let along: SmallVec<[Real; 16]> = order.iter().map(|c| tangent.dot(&c.point)).collect();
+    let mut chosen: SmallVec<[usize; MAX_MANIFOLD_POINTS]> = SmallVec::new();
+    chosen.push(deepest);
+    let pick = |chosen: &SmallVec<[usize; MAX_MANIFOLD_POINTS]>, score: &dyn Fn(usize) -> Real| {
+        (0..order.len())
+            .filter(|i| !chosen.contains(i))
+            .max_by(|&i, &j| score(i).total_cmp(&score(j)).then(j.cmp(&i)))
+    };
+    if let Some(low) = pick(&chosen, &|i| -along[i]) {
+        chosen.push(low);
+    }
+    if let Some(high) = pick(&chosen, &|i| along[i]) {
+        chosen.push(high);
+    }
+    let spread_from = |chosen: &SmallVec<[usize; MAX_MANIFOLD_POINTS]>, i: usize| {
+        chosen
+            .iter()
+            .map(|&k| (along[i] - along[k]).abs())
+            .fold(Real::INFINITY, Real::min)
+    };
+    let snapshot = chosen.clone();
+    if let Some(far) = pick(&chosen, &|i| spread_from(&snapshot, i)) {
+        chosen.push(far);
+    }
+    let points = chosen
+        .iter()
+        .map(|&i| {
+            let c = order[i];
+            ContactPoint {
+                point: c.point,
+                depth: c.depth,
+                id: c.id,
+                part_a: c.part_a,
+                part_b: c.part_b,
+            }
+        })
+        .collect();
+    Some(Manifold { normal, points })
+}

@@ -1,0 +1,377 @@
+//! [`Region`]: the outline a fitting builder covers, in f64.
+//!
+//! A region is a closed set given by its boundary segments (any number of
+//! closed loops: holes and several components are fine), an inside test, and
+//! optionally a different *true* shape for the overhang bound (a capsule is
+//! covered through a polygon circumscribed about it, but its overhang is
+//! measured against the exact capsule). The signed distance (negative inside)
+//! uses a bounding-volume hierarchy over the segments.
+
+use super::super::enclosing::DVec;
+use crate::shape::MassProperties;
+
+/// How the inside of the boundary is decided.
+pub(crate) enum Inside {
+    /// Crossing number of a ray against the boundary segments (even-odd).
+    Segments,
+    /// Pixel lookup in a bitmap: `opaque[row * width + col]`, row 0 at the top.
+    Pixels {
+        width: usize,
+        height: usize,
+        opaque: Vec<bool>,
+        /// x of the vertical pixel edges, left to right (`width + 1`).
+        columns: Vec<f64>,
+        /// y of the horizontal pixel edges, top to bottom (`height + 1`).
+        rows: Vec<f64>,
+    },
+}
+
+/// The exact shape whose overhang is bounded, when it differs from the
+/// covered outline.
+pub(crate) enum Truth {
+    /// The covered outline is the true shape.
+    Outline,
+    /// A capsule (core segment and radius); the outline circumscribes it.
+    Capsule { a: DVec, b: DVec, radius: f64 },
+}
+
+/// A closed region to cover with discs.
+pub(crate) struct Region {
+    pub segments: Vec<[DVec; 2]>,
+    inside: Inside,
+    truth: Truth,
+    /// Bounding box of the covered outline.
+    pub lo: DVec,
+    pub hi: DVec,
+    nearest: SegmentTree,
+    /// Mass properties of the true shape (unit density).
+    pub mass: MassProperties,
+}
+
+/// Distance from `p` to the segment `a`–`b`.
+pub(crate) fn segment_distance(p: DVec, a: DVec, b: DVec) -> f64 {
+    let edge = b - a;
+    let length2 = edge.norm_squared();
+    // Closest point a + t·edge with t = clamp(dot(p − a, edge) / |edge|², 0, 1).
+    let t = if length2 > 0.0 {
+        ((p - a).dot(&edge) / length2).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    (p - (a + edge * t)).norm()
+}
+
+impl Region {
+    /// A region from its boundary loops; `truth` defaults to the outline.
+    pub fn new(
+        segments: Vec<[DVec; 2]>,
+        inside: Inside,
+        truth: Truth,
+        mass: MassProperties,
+    ) -> Region {
+        let mut lo = DVec::repeat(f64::INFINITY);
+        let mut hi = DVec::repeat(f64::NEG_INFINITY);
+        for s in &segments {
+            for p in s {
+                lo = lo.inf(p);
+                hi = hi.sup(p);
+            }
+        }
+        let nearest = SegmentTree::new(&segments, lo, hi);
+        Region {
+            segments,
+            inside,
+            truth,
+            lo,
+            hi,
+            nearest,
+            mass,
+        }
+    }
+
+    /// A closed polygon outline (counter-clockwise or not) as a region.
+    pub fn polygon(vertices: &[DVec], mass: MassProperties) -> Region {
+        let n = vertices.len();
+        let segments = (0..n)
+            .map(|i| [vertices[i], vertices[(i + 1) % n]])
+            .collect();
+        Region::new(segments, Inside::Segments, Truth::Outline, mass)
+    }
+
+    /// Radius of the smallest circle about the bounding box centre holding the outline.
+    pub fn size(&self) -> f64 {
+        0.5 * (self.hi - self.lo).norm()
+    }
+
+    /// True if `p` is inside the covered outline (boundary may go either way).
+    pub fn inside(&self, p: DVec) -> bool {
+        match &self.inside {
+            Inside::Segments => {
+                // Even-odd crossing number of the ray from p towards +x.
+                let mut inside = false;
+                for [a, b] in &self.segments {
+                    if (a.y > p.y) != (b.y > p.y) {
+                        let x = a.x + (p.y - a.y) / (b.y - a.y) * (b.x - a.x);
+                        if x > p.x {
+                            inside = !inside;
+                        }
+                    }
+                }
+                inside
+            }
+            Inside::Pixels {
+                width,
+                height,
+                opaque,
+                columns,
+                rows,
+            } => {
+                // The pixel whose closed square holds p (edges are sorted).
+                let col = columns.partition_point(|&x| x <= p.x);
+                let row = rows.partition_point(|&y| y >= p.y);
+                if col == 0 || row == 0 || col > *width || row > *height {
+                    return false;
+                }
+                opaque[(row - 1) * width + (col - 1)]
+            }
+        }
+    }
+
+    /// Distance from `p` to the nearest boundary segment.
+    pub fn boundary_distance(&self, p: DVec) -> f64 {
+        self.nearest.nearest(p)
+    }
+
+    /// Signed distance to the covered outline (negative inside).
+    pub fn outline_sd(&self, p: DVec) -> f64 {
+        let d = self.boundary_distance(p);
+        if self.inside(p) { -d } else { d }
+    }
+
+    /// Signed distance to the true shape (negative inside). A disc of radius
+    /// `r` about `p` then overhangs the true shape by at most `r + sd(p)`
+    /// (exactly that much for convex shapes).
+    pub fn sd(&self, p: DVec) -> f64 {
+        match &self.truth {
+            Truth::Outline => self.outline_sd(p),
+            Truth::Capsule { a, b, radius } => segment_distance(p, *a, *b) - radius,
+        }
+    }
+
+    /// True if `p` belongs to the true shape.
+    pub fn truth_contains(&self, p: DVec) -> bool {
+        match &self.truth {
+            Truth::Outline => self.inside(p) || self.boundary_distance(p) == 0.0,
+            Truth::Capsule { .. } => self.sd(p) <= 0.0,
+        }
+    }
+}
+
+/// Bounding-volume hierarchy over the boundary segments for nearest-segment
+/// queries: median splits along the longer axis, leaves of a few segments,
+/// searched nearer child first and pruned by box distance.
+struct SegmentTree {
+    /// Segments reordered so that every node's segments are contiguous.
+    segments: Vec<[DVec; 2]>,
+    nodes: Vec<BoxNode>,
+}
+
+/// A node: its box, and either two children or a run of segments.
+struct BoxNode {
+    lo: DVec,
+    hi: DVec,
+    /// For a leaf: first segment and count; for an inner node: the two children.
+    first: u32,
+    count: u32,
+    children: Option<(u32, u32)>,
+}
+
+/// Segments per leaf of the hierarchy.
+const SEGMENTS_PER_LEAF: usize = 4;
+
+/// No piece of the hierarchy is longer than the box's extent over this.
+const CHUNKS_PER_EXTENT: f64 = 32.0;
+
+impl SegmentTree {
+    fn new(segments: &[[DVec; 2]], lo: DVec, hi: DVec) -> SegmentTree {
+        // Long segments are cut into pieces of at most 1/32 of the box, so
+        // that boxes stay small and a query opens few leaves.
+        let longest = (hi - lo).max() / CHUNKS_PER_EXTENT;
+        let mut pieces = Vec::with_capacity(segments.len());
+        for [a, b] in segments {
+            let count = ((b - a).norm() / longest).ceil().clamp(1.0, 1024.0) as usize;
+            let step = (b - a) / count as f64;
+            for k in 0..count {
+                let end = if k + 1 == count {
+                    *b
+                } else {
+                    a + step * (k + 1) as f64
+                };
+                pieces.push([a + step * k as f64, end]);
+            }
+        }
+        let segments = &pieces[..];
+        let mut tree = SegmentTree {
+            segments: segments.to_vec(),
+            nodes: Vec::with_capacity(2 * segments.len() / SEGMENTS_PER_LEAF + 1),
+        };
+        if !segments.is_empty() {
+            tree.build(0, segments.len());
+        }
+        tree
+    }
+
+    fn build(&mut self, first: usize, end: usize) -> u32 {
+        let (mut lo, mut hi) = (DVec::repeat(f64::INFINITY), DVec::repeat(f64::NEG_INFINITY));
+        for [a, b] in &self.segments[first..end] {
+            lo = lo.inf(a).inf(b);
+            hi = hi.sup(a).sup(b);
+        }
+        let id = self.nodes.len() as u32;
+        self.nodes.push(BoxNode {
+            lo,
+            hi,
+            first: first as u32,
+            count: (end - first) as u32,
+            children: None,
+        });
+        if end - first > SEGMENTS_PER_LEAF {
+            let axis = if hi.x - lo.x >= hi.y - lo.y { 0 } else { 1 };
+            let middle = first + (end - first) / 2;
+            let key = |s: &[DVec; 2]| s[0][axis] + s[1][axis];
+            self.segments[first..end]
+                .select_nth_unstable_by(middle - first, |a, b| key(a).total_cmp(&key(b)));
+            let left = self.build(first, middle);
+            let right = self.build(middle, end);
+            self.nodes[id as usize].children = Some((left, right));
+        }
+        id
+    }
+
+    fn box_distance(node: &BoxNode, p: DVec) -> f64 {
+        (p.sup(&node.lo).inf(&node.hi) - p).norm()
+    }
+
+    /// Distance from `p` to the nearest segment (infinite without segments).
+    fn nearest(&self, p: DVec) -> f64 {
+        let mut best = f64::INFINITY;
+        if self.nodes.is_empty() {
+            return best;
+        }
+        let mut stack: Vec<(u32, f64)> = Vec::with_capacity(32);
+        stack.push((0, Self::box_distance(&self.nodes[0], p)));
+        while let Some((id, bound)) = stack.pop() {
+            if bound >= best {
+                continue;
+            }
+            let node = &self.nodes[id as usize];
+            match node.children {
+                Some((left, right)) => {
+                    let dl = Self::box_distance(&self.nodes[left as usize], p);
+                    let dr = Self::box_distance(&self.nodes[right as usize], p);
+                    // Push the farther first, so the nearer is searched first.
+                    if dl < dr {
+                        stack.push((right, dr));
+                        stack.push((left, dl));
+                    } else {
+                        stack.push((left, dl));
+                        stack.push((right, dr));
+                    }
+                }
+                None => {
+                    let run = node.first as usize..(node.first + node.count) as usize;
+                    for [a, b] in &self.segments[run] {
+                        best = best.min(segment_distance(p, *a, *b));
+                    }
+                }
+            }
+        }
+        best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn square_with_hole() -> Region {
+        let outer = [
+            DVec::new(0.0, 0.0),
+            DVec::new(4.0, 0.0),
+            DVec::new(4.0, 4.0),
+            DVec::new(0.0, 4.0),
+        ];
+        let hole = [
+            DVec::new(1.0, 1.0),
+            DVec::new(1.0, 3.0),
+            DVec::new(3.0, 3.0),
+            DVec::new(3.0, 1.0),
+        ];
+        let mut segments = Vec::new();
+        for ring in [&outer[..], &hole[..]] {
+            for i in 0..4 {
+                segments.push([ring[i], ring[(i + 1) % 4]]);
+            }
+        }
+        Region::new(
+            segments,
+            Inside::Segments,
+            Truth::Outline,
+            MassProperties::ZERO,
+        )
+    }
+
+    #[test]
+    fn hierarchy_distance_equals_brute_force_on_a_fine_outline() {
+        let outline: Vec<DVec> = (0..300)
+            .map(|i| {
+                let a = std::f64::consts::TAU * i as f64 / 300.0;
+                let r = 1.0 + 0.3 * (5.0 * a).sin();
+                DVec::new(r * a.cos(), 0.6 * r * a.sin())
+            })
+            .collect();
+        let region = Region::polygon(&outline, MassProperties::ZERO);
+        let mut state = 7u64;
+        for _ in 0..2000 {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let x = (state >> 11) as f64 / (1u64 << 53) as f64 * 4.0 - 2.0;
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let y = (state >> 11) as f64 / (1u64 << 53) as f64 * 3.0 - 1.5;
+            let p = DVec::new(x, y);
+            let brute = (0..outline.len())
+                .map(|i| segment_distance(p, outline[i], outline[(i + 1) % outline.len()]))
+                .fold(f64::INFINITY, f64::min);
+            assert!(
+                (region.boundary_distance(p) - brute).abs() <= 1e-12,
+                "{p:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn signed_distance_matches_brute_force_everywhere() {
+        let region = square_with_hole();
+        for i in 0..60 {
+            for j in 0..60 {
+                let p = DVec::new(-3.0 + i as f64 * 0.17, -3.0 + j as f64 * 0.17);
+                let brute = region
+                    .segments
+                    .iter()
+                    .map(|[a, b]| segment_distance(p, *a, *b))
+                    .fold(f64::INFINITY, f64::min);
+                assert!(
+                    (region.boundary_distance(p) - brute).abs() <= 1e-12,
+                    "{p:?}"
+                );
+            }
+        }
+        assert!(region.sd(DVec::new(0.5, 2.0)) < 0.0);
+        assert!(region.sd(DVec::new(2.0, 2.0)) > 0.0); // in the hole
+        assert!((region.sd(DVec::new(2.0, 2.0)) - 1.0).abs() < 1e-12);
+        assert!((region.sd(DVec::new(-1.0, 2.0)) - 1.0).abs() < 1e-12);
+    }
+}
