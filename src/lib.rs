@@ -29,5 +29,9 @@
 pub mod dynamics;
 pub mod math;
 pub mod query;
+pub mod render;
+pub mod scene;
 pub mod shape;
+#[cfg(feature = "viewer")]
+pub mod viewer;
 pub mod world;
