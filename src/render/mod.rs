@@ -26,6 +26,7 @@ mod canvas;
 mod colors;
 mod draw;
 pub mod font;
+mod frame;
 mod hud;
 
 pub use camera::{Camera, MAX_PIXELS_PER_METRE, MIN_PIXELS_PER_METRE};
@@ -35,6 +36,7 @@ pub use colors::{
     WARNING,
 };
 pub use draw::{Overlays, draw_shape, draw_simulation, draw_world, fit_world};
+pub use frame::{aim_camera, draw_frame, hud_stats, picture};
 pub use hud::{HELP_LINES, HudStats, draw_help, draw_hud, draw_message, hud_lines};
 
 use crate::math::{Real, Vec2, vec2};

@@ -44,6 +44,7 @@ mod from_world;
 mod guns;
 mod locate;
 mod sim;
+mod source;
 mod tilemap;
 
 pub use build::{LoadedScene, MAX_DT, MAX_PULSE_AMPLITUDE, MAX_SUBSTEPS, Pulse};
@@ -54,7 +55,8 @@ pub use format::{
     PulseDesc, Scene, SceneSettings, ShapeDesc, TileMapDesc, View, Xy,
 };
 pub use guns::{Aim, Gun, MAX_SHOTS_PER_CALL, Shot, lead};
-pub use sim::{SHOT_GROUP, SimStats, Simulation};
+pub use sim::{MIN_SHOT_RADIUS, SHOT_DENSITY, SHOT_GROUP, SimStats, Simulation};
+pub use source::SceneSource;
 pub use tilemap::MAX_TILES;
 
 use check::{Checker, RawProblem};
