@@ -127,7 +127,9 @@ pub fn view(
         }
         Err(error) => {
             eprintln!("circlet: {error}");
-            eprintln!("circlet: without a display, run it under a virtual one: xvfb-run -a circlet view {scene}");
+            eprintln!(
+                "circlet: without a display, run it under a virtual one: xvfb-run -a circlet view {scene}"
+            );
             eprintln!("circlet: or headless: circlet run {scene} --steps 600 --png out.png");
             problems_exit()
         }

@@ -54,9 +54,9 @@ fn progress_bar(steps: u64) -> ProgressBar {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::new(steps);
-    if let Ok(style) = ProgressStyle::with_template(
-        "{spinner} [{bar:40}] {pos}/{len} steps  {per_sec}  eta {eta}",
-    ) {
+    if let Ok(style) =
+        ProgressStyle::with_template("{spinner} [{bar:40}] {pos}/{len} steps  {per_sec}  eta {eta}")
+    {
         bar.set_style(style.progress_chars("=> "));
     }
     bar
@@ -89,7 +89,13 @@ pub fn run(options: RunOptions) -> ExitCode {
         }
         if let (Some(png), Some(every)) = (&options.png, options.every)
             && step % every == 0
-            && !save_picture(&sim, &name, &numbered(png, step), options.width, options.height)
+            && !save_picture(
+                &sim,
+                &name,
+                &numbered(png, step),
+                options.width,
+                options.height,
+            )
         {
             bar.abandon();
             return problems_exit();

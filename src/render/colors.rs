@@ -68,8 +68,10 @@ pub const DYNAMIC_COLORS: [Rgba; 8] = [
     Rgba::hex(0x4fd1c5),
     Rgba::hex(0xed64a6),
 ];
-/// Shots in flight.
-pub const SHOT: Rgba = Rgba::hex(0xfffb8f);
+/// Shots in flight and their traces.
+pub const SHOT: Rgba = Rgba::hex(0xffffff);
+/// Guns.
+pub const GUN: Rgba = Rgba::hex(0xe53e3e);
 /// Sensor outlines.
 pub const SENSOR: Rgba = Rgba::hex(0x9ae6b4);
 /// Contact points.

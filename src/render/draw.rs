@@ -7,11 +7,11 @@
 //! visible.
 
 use super::colors::{
-    AABB, BACKGROUND, CONTACT, DYNAMIC_COLORS, KINEMATIC, NORMAL, Rgba, SENSOR, SHOT, STATIC,
+    AABB, BACKGROUND, CONTACT, DYNAMIC_COLORS, GUN, KINEMATIC, NORMAL, Rgba, SENSOR, SHOT, STATIC,
 };
 use super::{Camera, DebugDraw, Style};
 use crate::math::{Pose, Real, Vec2, vec2};
-use crate::scene::Simulation;
+use crate::scene::{Aim, Simulation};
 use crate::shape::Shape;
 use crate::world::{BodyHandle, BodyKind, World};
 
@@ -207,9 +207,44 @@ pub fn draw_world<D: DebugDraw + ?Sized>(
     }
 }
 
-/// Draws a running simulation: its world, with shots in flight as shots.
+/// How far back a shot's trace reaches (s of flight).
+const TRACE_SECONDS: Real = 0.04;
+/// Radius of a gun's marker and length of its barrel (screen pixels).
+const GUN_PIXELS: Real = 7.0;
+const BARREL_PIXELS: Real = 20.0;
+
+/// Draws a running simulation: its world, shots in flight with their
+/// traces, and the guns pointing where they aim now.
 pub fn draw_simulation<D: DebugDraw + ?Sized>(draw: &mut D, sim: &Simulation, overlays: &Overlays) {
-    draw_world(draw, sim.world(), overlays, &|body| sim.is_shot(body));
+    let world = sim.world();
+    draw_world(draw, world, overlays, &|body| sim.is_shot(body));
+    for shot in sim.shots() {
+        if let Some(body) = world.body(shot) {
+            let head = body.center_of_mass();
+            let tail = head - body.linear_velocity() * TRACE_SECONDS;
+            draw.draw_segment(tail, head, SHOT.with_alpha(0.6), 2.0);
+        }
+    }
+    let pixel = draw.metres_per_pixel();
+    for gun in &sim.scene().guns {
+        let direction = match gun.aim {
+            Aim::Direction(direction) => Some(direction),
+            Aim::Target(body) => world.body(body).and_then(|b| {
+                let offset = b.center_of_mass() - gun.position;
+                let length = offset.norm();
+                (length > 1e-6).then(|| offset / length)
+            }),
+        };
+        if let Some(direction) = direction {
+            let muzzle = gun.position + direction * (BARREL_PIXELS * pixel);
+            draw.draw_segment(gun.position, muzzle, GUN, 4.0);
+        }
+        draw.draw_circle(
+            gun.position,
+            GUN_PIXELS * pixel,
+            &Style::filled(GUN.with_alpha(0.7), GUN, 1.5),
+        );
+    }
 }
 
 /// Points the camera at every collider of `world` (with a 5 % margin);

@@ -92,11 +92,17 @@ pub fn hud_lines(stats: &HudStats) -> Vec<String> {
     } else {
         format!("SPEED X{}", stats.speed)
     };
+    // No frame rate without a window.
+    let fps = if stats.fps > 0.0 {
+        format!("FPS {:.0}  ", stats.fps)
+    } else {
+        String::new()
+    };
     vec![
         format!("{}  T {:.2} S  {}", stats.scene, stats.time, state),
         format!(
-            "FPS {:.0}  STEP {:.2} MS  BODIES {}  CONTACTS {}  SHOTS {}  HITS {}",
-            stats.fps, stats.step_ms, stats.bodies, stats.contacts, stats.shots, stats.hits
+            "{fps}STEP {:.2} MS  BODIES {}  CONTACTS {}  SHOTS {}  HITS {}",
+            stats.step_ms, stats.bodies, stats.contacts, stats.shots, stats.hits
         ),
         "H: HELP".to_string(),
     ]

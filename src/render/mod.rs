@@ -32,8 +32,8 @@ mod hud;
 pub use camera::{Camera, MAX_PIXELS_PER_METRE, MIN_PIXELS_PER_METRE};
 pub use canvas::{Canvas, RenderError};
 pub use colors::{
-    AABB, BACKGROUND, CONTACT, DYNAMIC_COLORS, KINEMATIC, NORMAL, Rgba, SENSOR, SHOT, STATIC, TEXT,
-    WARNING,
+    AABB, BACKGROUND, CONTACT, DYNAMIC_COLORS, GUN, KINEMATIC, NORMAL, Rgba, SENSOR, SHOT, STATIC,
+    TEXT, WARNING,
 };
 pub use draw::{Overlays, draw_shape, draw_simulation, draw_world, fit_world};
 pub use frame::{aim_camera, draw_frame, hud_stats, picture};

@@ -115,6 +115,11 @@ impl Simulation {
         self.shots.contains_key(&body)
     }
 
+    /// The bodies of the shots in flight, in handle order.
+    pub fn shots(&self) -> impl Iterator<Item = BodyHandle> + '_ {
+        self.shots.keys().copied()
+    }
+
     /// Number of shots in flight.
     pub fn shots_in_flight(&self) -> usize {
         self.shots.len()

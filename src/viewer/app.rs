@@ -121,7 +121,9 @@ impl App {
                 Key::Equal | Key::NumPadPlus => {
                     self.speed_index = (self.speed_index + 1).min(SPEEDS.len() - 1)
                 }
-                Key::Minus | Key::NumPadMinus => self.speed_index = self.speed_index.saturating_sub(1),
+                Key::Minus | Key::NumPadMinus => {
+                    self.speed_index = self.speed_index.saturating_sub(1)
+                }
                 Key::A => self.overlays.aabbs = !self.overlays.aabbs,
                 Key::C => self.overlays.contacts = !self.overlays.contacts,
                 Key::V => self.overlays.normals = !self.overlays.normals,
@@ -151,7 +153,9 @@ impl App {
         // Right button: always a drag.
         if window.get_mouse_down(MouseButton::Right) {
             if let Some(last) = self.right_last {
-                self.canvas.camera_mut().pan_pixels(at.0 - last.0, at.1 - last.1);
+                self.canvas
+                    .camera_mut()
+                    .pan_pixels(at.0 - last.0, at.1 - last.1);
             }
             self.right_last = Some(at);
         } else {
@@ -164,11 +168,20 @@ impl App {
                 last: at,
                 dragging: false,
             },
-            (Press::Down { start, last, dragging }, true) => {
+            (
+                Press::Down {
+                    start,
+                    last,
+                    dragging,
+                },
+                true,
+            ) => {
                 let moved = (at.0 - start.0).hypot(at.1 - start.1);
                 let dragging = dragging || moved > CLICK_SLOP;
                 if dragging {
-                    self.canvas.camera_mut().pan_pixels(at.0 - last.0, at.1 - last.1);
+                    self.canvas
+                        .camera_mut()
+                        .pan_pixels(at.0 - last.0, at.1 - last.1);
                 }
                 Press::Down {
                     start,
@@ -214,19 +227,23 @@ impl App {
                 self.say(format!("RELOADED {}", self.source.file_label()), false);
             }
             Err(error) => {
-                let first: Vec<String> = error.to_string().lines().take(4).map(String::from).collect();
-                self.say(format!("RELOAD FAILED (KEPT THE OLD SCENE):\n{}", first.join("\n")), true);
+                let first: Vec<String> = error
+                    .to_string()
+                    .lines()
+                    .take(4)
+                    .map(String::from)
+                    .collect();
+                self.say(
+                    format!("RELOAD FAILED (KEPT THE OLD SCENE):\n{}", first.join("\n")),
+                    true,
+                );
             }
         }
     }
 
     fn screenshot(&mut self) {
         self.screenshots += 1;
-        let path = format!(
-            "circlet-{}-{:03}.png",
-            self.source.name(),
-            self.screenshots
-        );
+        let path = format!("circlet-{}-{:03}.png", self.source.name(), self.screenshots);
         match self.canvas.save_png(&path) {
             Ok(()) => self.say(format!("SAVED {path}"), false),
             Err(error) => self.say(format!("SCREENSHOT FAILED: {error}"), true),

@@ -112,7 +112,10 @@ pub fn run(options: ViewerOptions) -> Result<ViewerReport, ViewerError> {
         last_frame = now;
         app.render();
         app.canvas().to_rgb_u32(&mut buffer);
-        let (cw, ch) = (app.canvas().width() as usize, app.canvas().height() as usize);
+        let (cw, ch) = (
+            app.canvas().width() as usize,
+            app.canvas().height() as usize,
+        );
         window
             .update_with_buffer(&buffer, cw, ch)
             .map_err(|e| ViewerError::NoWindow(e.to_string()))?;
