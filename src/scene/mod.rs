@@ -215,10 +215,13 @@ fn locate_all(text: &str, file: &str, raw: Vec<RawProblem>) -> Vec<Problem> {
 /// A RON error as a problem with the field path it happened in.
 fn parse_problem(text: &str, file: &str, error: &ron::error::SpannedError) -> Problem {
     use ron::Error as E;
-    let start = Pos {
-        line: error.span.start.line,
-        column: error.span.start.col,
-    };
+    let start = skip_blanks(
+        text,
+        Pos {
+            line: error.span.start.line,
+            column: error.span.start.col,
+        },
+    );
     let root = Node::parse(text);
     let mut path = root.path_at(start);
     if matches!(error.code, ron::Error::MissingStructField { .. }) {
@@ -298,6 +301,23 @@ fn parse_problem(text: &str, file: &str, error: &ron::error::SpannedError) -> Pr
         kind,
         message,
     }
+}
+
+/// The first position at or after `pos` that is not whitespace (RON
+/// reports some errors at the blank before the value they are about).
+fn skip_blanks(text: &str, pos: Pos) -> Pos {
+    let mut current = pos;
+    let Some(line) = text.lines().nth(pos.line.saturating_sub(1)) else {
+        return pos;
+    };
+    for c in line.chars().skip(pos.column.saturating_sub(1)) {
+        if !c.is_whitespace() {
+            return current;
+        }
+        current.column += 1;
+    }
+    // Only blanks left on the line: keep RON's position.
+    pos
 }
 
 /// The token at `pos` (up to 24 characters), quoted for a message.
