@@ -185,10 +185,8 @@ fn bad_tile_character_points_at_the_character() {
 
 #[test]
 fn unknown_gun_target_lists_the_names() {
-    let text = format!(
-        "(bodies: [(name: \"ship\", shape: Circle(radius: 1))],\n guns: [(position: (0, 0), aim: Target(\"shp\"), rate: 1, speed: 9)])"
-    );
-    let problem = only_problem(&text);
+    let text = "(bodies: [(name: \"ship\", shape: Circle(radius: 1))],\n guns: [(position: (0, 0), aim: Target(\"shp\"), rate: 1, speed: 9)])";
+    let problem = only_problem(text);
     assert_problem(
         &problem,
         (2, 33),
