@@ -101,8 +101,9 @@ fn the_window_shows_the_showcase_and_saves_a_screenshot() {
     );
     let png = std::fs::read(&shot).expect("the screenshot was written");
     let (coloured, by_hue, total) = coloured_pixels(&png);
-    // Bodies cover a few percent of the frame, in several palette hues.
-    assert!(coloured * 50 > total, "only {coloured} of {total} pixels show bodies");
+    // Bodies cover over 1 % of the frame (a blank frame or the HUD alone
+    // has none of these pixels), in several palette hues.
+    assert!(coloured * 100 > total, "only {coloured} of {total} pixels show bodies");
     let hues = by_hue.iter().filter(|&&n| n > 200).count();
     assert!(hues >= 3, "bodies in too few colours: {by_hue:?}");
     let _ = std::fs::remove_file(&shot);
