@@ -68,14 +68,22 @@ fn the_window_shows_the_showcase_and_saves_a_screenshot() {
         return;
     }
     if !contacts_available() {
-        eprintln!("SKIPPED: contact manifolds are not implemented yet; this test runs once they are");
+        eprintln!(
+            "SKIPPED: contact manifolds are not implemented yet; this test runs once they are"
+        );
         return;
     }
     let shot: PathBuf =
         std::env::temp_dir().join(format!("circlet-window-{}.png", std::process::id()));
     let _ = std::fs::remove_file(&shot);
     let mut child = Command::new(env!("CARGO_BIN_EXE_circlet"))
-        .args(["view", "scenes/showcase.ron", "--frames", "120", "--screenshot"])
+        .args([
+            "view",
+            "scenes/showcase.ron",
+            "--frames",
+            "120",
+            "--screenshot",
+        ])
         .arg(&shot)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .stdout(Stdio::piped())
@@ -103,7 +111,10 @@ fn the_window_shows_the_showcase_and_saves_a_screenshot() {
     let (coloured, by_hue, total) = coloured_pixels(&png);
     // Bodies cover over 1 % of the frame (a blank frame or the HUD alone
     // has none of these pixels), in several palette hues.
-    assert!(coloured * 100 > total, "only {coloured} of {total} pixels show bodies");
+    assert!(
+        coloured * 100 > total,
+        "only {coloured} of {total} pixels show bodies"
+    );
     let hues = by_hue.iter().filter(|&&n| n > 200).count();
     assert!(hues >= 3, "bodies in too few colours: {by_hue:?}");
     let _ = std::fs::remove_file(&shot);

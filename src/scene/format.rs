@@ -143,6 +143,45 @@ pub struct BodyDesc {
     pub pulse: Option<PulseDesc>,
 }
 
+impl Default for BodyDesc {
+    /// A dynamic body at the origin, at rest, scale 1, without colliders.
+    fn default() -> Self {
+        BodyDesc {
+            name: None,
+            kind: KindDesc::Dynamic,
+            position: (0.0, 0.0),
+            angle: 0.0,
+            scale: 1.0,
+            velocity: (0.0, 0.0),
+            spin: 0.0,
+            gravity_scale: 1.0,
+            linear_damping: 0.0,
+            angular_damping: 0.0,
+            bullet: false,
+            can_sleep: true,
+            shape: None,
+            material: MaterialDesc::default(),
+            filter: FilterDesc::default(),
+            sensor: false,
+            colliders: Vec::new(),
+            pulse: None,
+        }
+    }
+}
+
+impl Default for Scene {
+    /// No bodies, default settings.
+    fn default() -> Self {
+        Scene {
+            settings: SceneSettings::default(),
+            view: None,
+            bodies: Vec::new(),
+            tile_maps: Vec::new(),
+            guns: Vec::new(),
+        }
+    }
+}
+
 /// A body's scale oscillating over time:
 /// `scale(t) = scale · (1 + amplitude · sin(2π · t / period))`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
