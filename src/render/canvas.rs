@@ -287,7 +287,8 @@ mod tests {
         ];
         canvas.draw_polygon(&square, true, &Style::fill(red));
         assert_eq!(canvas.pixel(50, 50), Some(red));
-        assert_eq!(canvas.pixel(44, 50), Some(canvas.background()));
+        assert_eq!(canvas.pixel(37, 50), Some(canvas.background()));
+        assert_eq!(canvas.pixel(50, 62), Some(canvas.background()));
         // y up: a point above the origin is drawn above the centre row.
         canvas.draw_point(vec2(0.0, 3.0), Rgba::rgb(0, 255, 0), 3.0);
         assert_eq!(canvas.pixel(50, 20), Some(Rgba::rgb(0, 255, 0)));
