@@ -210,6 +210,19 @@ fn duplicate_names() {
 }
 
 #[test]
+fn part_names_are_unique_in_their_body() {
+    let text = "(bodies: [(colliders: [\n  (name: \"wing\", shape: Circle(radius: 1)),\n  (name: \"wing\", shape: Circle(radius: 1), offset: (2, 0)),\n])])";
+    let problem = only_problem(text);
+    assert_problem(
+        &problem,
+        (3, 10),
+        "bodies[0].colliders[1].name",
+        ProblemKind::BadName,
+        &["\"wing\" twice"],
+    );
+}
+
+#[test]
 fn a_body_without_colliders() {
     let problem = only_problem("(bodies: [(position: (1, 2))])");
     assert_problem(

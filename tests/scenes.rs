@@ -49,6 +49,13 @@ fn every_scene_loads_with_what_it_declares() {
             + scene.tile_maps.iter().filter(|m| m.name.is_some()).count();
         assert_eq!(loaded.names.len(), named, "{name}");
         assert_eq!(loaded.guns.len(), scene.guns.len(), "{name}");
+        let parts = scene
+            .bodies
+            .iter()
+            .flat_map(|b| &b.colliders)
+            .filter(|c| c.name.is_some())
+            .count();
+        assert_eq!(loaded.parts.len(), parts, "{name}");
         assert!(loaded.world.is_finite());
     }
 }
@@ -189,6 +196,8 @@ fn to_scene_keeps_names_guns_pulses_and_the_time_step() {
         };
         assert_eq!(described(&again), described(&loaded), "{name}");
         assert_eq!(again.pulses.len(), loaded.pulses.len(), "{name}");
+        let parts = |scene: &LoadedScene| scene.parts.values().cloned().collect::<Vec<_>>();
+        assert_eq!(parts(&again), parts(&loaded), "{name}");
         assert_eq!(again.dt, loaded.dt, "{name}");
     }
 }
@@ -261,6 +270,13 @@ fn every_scene_runs_600_steps_without_nan_and_repeats_its_hash() {
         assert_eq!(first, second, "{name}: two runs differ");
         if !sim.scene().guns.is_empty() {
             assert!(sim.stats().shots > 0, "{name}: guns fired nothing");
+        }
+        if name == "shooter" {
+            let by_part = &sim.stats().hits_by_part;
+            assert!(
+                by_part.keys().any(|k| k.starts_with("cruiser/")),
+                "hits on the cruiser are reported by part: {by_part:?}"
+            );
         }
     }
 }

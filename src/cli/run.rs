@@ -102,7 +102,8 @@ pub fn run(options: RunOptions) -> ExitCode {
         }
         bar.inc(1);
     }
-    bar.finish_and_clear();
+    // The finished bar stays on the terminal: steps and rate at a glance.
+    bar.finish();
     let seconds = started.elapsed().as_secs_f64();
     let summary = Summary::of(&sim, &name, seconds);
     summary.print();

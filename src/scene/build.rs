@@ -10,7 +10,8 @@ use super::tilemap::tile_shapes;
 use crate::math::{Pose, Real, vec2};
 use crate::shape::Shape;
 use crate::world::{
-    BodyDef, BodyHandle, BodyKind, ColliderDef, Filter, Material, World, WorldSettings,
+    BodyDef, BodyHandle, BodyKind, ColliderDef, ColliderHandle, Filter, Material, World,
+    WorldSettings,
 };
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -34,6 +35,8 @@ pub struct LoadedScene {
     pub guns: Vec<Gun>,
     /// The initial camera, if the scene has one.
     pub view: Option<View>,
+    /// Named parts: colliders with a `name`, reported with hits.
+    pub parts: BTreeMap<ColliderHandle, String>,
     /// Bodies whose scale oscillates, applied by [`crate::scene::Simulation`].
     pub pulses: Vec<Pulse>,
     /// The scene it was built from.
@@ -76,6 +79,7 @@ impl LoadedScene {
 
 /// One collider ready to attach.
 struct ColliderPlan {
+    name: Option<String>,
     shape: Shape,
     local_pose: Pose,
     material: Material,
@@ -168,6 +172,7 @@ pub(crate) fn build(scene: &Scene, checker: &mut Checker) -> Option<LoadedScene>
             colliders: shapes
                 .into_iter()
                 .map(|shape| ColliderPlan {
+                    name: None,
                     shape,
                     local_pose: Pose::IDENTITY,
                     material,
@@ -194,6 +199,7 @@ pub(crate) fn build(scene: &Scene, checker: &mut Checker) -> Option<LoadedScene>
     let mut world = World::new(settings).ok()?;
     let mut names = BTreeMap::new();
     let mut pulses = Vec::new();
+    let mut parts = BTreeMap::new();
     for (i, plan) in plans.into_iter().enumerate() {
         let path = root.field("bodies").index(i);
         let base_scale = plan.def.pose.scale;
@@ -213,9 +219,16 @@ pub(crate) fn build(scene: &Scene, checker: &mut Checker) -> Option<LoadedScene>
                 sensor: collider.sensor,
                 user_data: 0,
             };
-            if let Err(error) = world.add_collider(body, def) {
-                checker.report(path.clone(), ProblemKind::BadShape, error.to_string());
-                return None;
+            match world.add_collider(body, def) {
+                Ok(handle) => {
+                    if let Some(name) = collider.name {
+                        parts.insert(handle, name);
+                    }
+                }
+                Err(error) => {
+                    checker.report(path.clone(), ProblemKind::BadShape, error.to_string());
+                    return None;
+                }
             }
         }
         if let Some(name) = plan.name {
@@ -240,6 +253,7 @@ pub(crate) fn build(scene: &Scene, checker: &mut Checker) -> Option<LoadedScene>
         names,
         guns,
         view: scene.view.clone(),
+        parts,
         pulses,
         scene: scene.clone(),
     })
@@ -261,6 +275,7 @@ fn body_plan(checker: &mut Checker, path: &FieldPath, body: &BodyDesc) -> Option
         let material = checker.material(path.field("material"), &body.material);
         match (built, material) {
             (Some(shape), Some(material)) => colliders.push(ColliderPlan {
+                name: None,
                 shape,
                 local_pose: Pose::IDENTITY,
                 material,
@@ -273,8 +288,25 @@ fn body_plan(checker: &mut Checker, path: &FieldPath, body: &BodyDesc) -> Option
             _ => ok = false,
         }
     }
+    let mut part_names: Vec<&str> = Vec::new();
     for (i, collider) in body.colliders.iter().enumerate() {
         let path = path.field("colliders").index(i);
+        if let Some(name) = &collider.name {
+            if name.trim().is_empty() {
+                checker.report(
+                    path.field("name"),
+                    ProblemKind::BadName,
+                    "expected a non-empty part name".into(),
+                );
+            } else if part_names.contains(&name.as_str()) {
+                checker.report(
+                    path.field("name"),
+                    ProblemKind::BadName,
+                    format!("expected a part name unique in its body, found {name:?} twice"),
+                );
+            }
+            part_names.push(name);
+        }
         let shape = checker.shape(path.field("shape"), &collider.shape);
         let offset = checker.xy(path.field("offset"), collider.offset);
         let angle = checker.finite(path.field("angle"), collider.angle);
@@ -283,6 +315,7 @@ fn body_plan(checker: &mut Checker, path: &FieldPath, body: &BodyDesc) -> Option
         match (shape, offset, angle, scale, material) {
             (Some(shape), Some(offset), Some(angle), Some(scale), Some(material)) => colliders
                 .push(ColliderPlan {
+                    name: collider.name.clone(),
                     shape,
                     local_pose: Pose::new(offset, angle).with_scale(scale),
                     material,

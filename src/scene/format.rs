@@ -197,6 +197,9 @@ pub struct PulseDesc {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ColliderDesc {
+    /// The part's name, reported with hits (`body/part`); unique in its body.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
     /// The shape, in the collider's frame.
     pub shape: ShapeDesc,
     /// Position of the collider frame in the body frame (m).

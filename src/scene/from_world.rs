@@ -14,7 +14,7 @@ use super::format::{
 };
 use crate::math::{Pose, Vec2, perp};
 use crate::shape::{Corner, Shape};
-use crate::world::{Body, BodyHandle, BodyKind, Collider, World};
+use crate::world::{Body, BodyHandle, BodyKind, Collider, ColliderHandle, World};
 use std::collections::BTreeMap;
 
 impl Scene {
@@ -22,7 +22,12 @@ impl Scene {
     /// the default time step. See [`LoadedScene::to_scene`] to keep names,
     /// guns, the time step and the view.
     pub fn from_world(world: &World) -> Scene {
-        scene_of(world, &BTreeMap::new(), SceneSettings::default().dt)
+        scene_of(
+            world,
+            &BTreeMap::new(),
+            &BTreeMap::new(),
+            SceneSettings::default().dt,
+        )
     }
 }
 
@@ -35,7 +40,7 @@ impl LoadedScene {
             .iter()
             .map(|(name, body)| (*body, name.clone()))
             .collect();
-        let mut scene = scene_of(&self.world, &names, self.dt);
+        let mut scene = scene_of(&self.world, &names, &self.parts, self.dt);
         let order: Vec<BodyHandle> = self.world.bodies().map(|(handle, _)| handle).collect();
         for pulse in &self.pulses {
             if let Some(index) = order.iter().position(|b| *b == pulse.body) {
@@ -56,11 +61,16 @@ fn xy(v: Vec2) -> Xy {
     (v.x, v.y)
 }
 
-fn scene_of(world: &World, names: &BTreeMap<BodyHandle, String>, dt: f32) -> Scene {
+fn scene_of(
+    world: &World,
+    names: &BTreeMap<BodyHandle, String>,
+    parts: &BTreeMap<ColliderHandle, String>,
+    dt: f32,
+) -> Scene {
     let settings = world.settings();
     let bodies = world
         .bodies()
-        .map(|(handle, body)| body_desc(world, body, names.get(&handle).cloned()))
+        .map(|(handle, body)| body_desc(world, body, names.get(&handle).cloned(), parts))
         .collect();
     Scene {
         settings: SceneSettings {
@@ -76,7 +86,12 @@ fn scene_of(world: &World, names: &BTreeMap<BodyHandle, String>, dt: f32) -> Sce
     }
 }
 
-fn body_desc(world: &World, body: &Body, name: Option<String>) -> BodyDesc {
+fn body_desc(
+    world: &World,
+    body: &Body,
+    name: Option<String>,
+    parts: &BTreeMap<ColliderHandle, String>,
+) -> BodyDesc {
     let pose = body.pose();
     let center = body.center_of_mass();
     // The world turns a dynamic body's initial origin velocity into the
@@ -87,10 +102,14 @@ fn body_desc(world: &World, body: &Body, name: Option<String>) -> BodyDesc {
     } else {
         body.linear_velocity()
     };
-    let colliders: Vec<&Collider> = body
+    let colliders: Vec<(&Collider, Option<String>)> = body
         .colliders()
         .iter()
-        .filter_map(|c| world.collider(*c))
+        .filter_map(|c| {
+            world
+                .collider(*c)
+                .map(|collider| (collider, parts.get(c).cloned()))
+        })
         .collect();
     let mut desc = BodyDesc {
         name,
@@ -117,23 +136,29 @@ fn body_desc(world: &World, body: &Body, name: Option<String>) -> BodyDesc {
         pulse: None,
     };
     match colliders.as_slice() {
-        [only] if only.local_pose() == Pose::IDENTITY => {
-            let collider = collider_desc(only);
+        [(only, None)] if only.local_pose() == Pose::IDENTITY => {
+            let collider = collider_desc(only, None);
             desc.shape = Some(collider.shape);
             desc.material = collider.material;
             desc.filter = collider.filter;
             desc.sensor = collider.sensor;
         }
-        _ => desc.colliders = colliders.iter().map(|c| collider_desc(c)).collect(),
+        _ => {
+            desc.colliders = colliders
+                .iter()
+                .map(|(c, name)| collider_desc(c, name.clone()))
+                .collect()
+        }
     }
     desc
 }
 
-fn collider_desc(collider: &Collider) -> ColliderDesc {
+fn collider_desc(collider: &Collider, name: Option<String>) -> ColliderDesc {
     let local = collider.local_pose();
     let material = collider.material();
     let filter = collider.filter();
     ColliderDesc {
+        name,
         shape: shape_desc(collider.shape()),
         offset: xy(local.translation),
         angle: local.angle(),

@@ -43,8 +43,8 @@ pub struct SimStats {
     pub hits: u64,
     /// Hits by body name (unnamed bodies as `#index`, in world order).
     pub hits_by_body: BTreeMap<String, u64>,
-    /// Hits by `body/part` for hits on a named part of a body, and by body
-    /// name for hits on a body without parts.
+    /// Hits by `body/part` for hits on a named part of a body (a collider
+    /// with a `name`), and by body name for hits anywhere else.
     pub hits_by_part: BTreeMap<String, u64>,
     /// Wall-clock time of the last step (s).
     pub last_step_seconds: f64,
@@ -291,9 +291,11 @@ impl Simulation {
             });
         self.stats.hits += 1;
         *self.stats.hits_by_body.entry(name.clone()).or_default() += 1;
-        let key = match part {
-            Some(part) => format!("{name}/part{}", part.0),
-            None => name,
+        // A named collider is the part; a tree node's id where trees report one.
+        let key = match (self.loaded.parts.get(&collider), part) {
+            (Some(part_name), _) => format!("{name}/{part_name}"),
+            (None, Some(part)) => format!("{name}/part{}", part.0),
+            (None, None) => name,
         };
         *self.stats.hits_by_part.entry(key).or_default() += 1;
     }
