@@ -54,9 +54,9 @@ fn progress_bar(steps: u64) -> ProgressBar {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::new(steps);
-    if let Ok(style) =
-        ProgressStyle::with_template("{spinner} [{bar:40}] {pos}/{len} steps  {per_sec}  eta {eta}")
-    {
+    if let Ok(style) = ProgressStyle::with_template(
+        "{spinner} [{bar:40}] {pos}/{len} steps  {elapsed_precise}  eta {eta}",
+    ) {
         bar.set_style(style.progress_chars("=> "));
     }
     bar
