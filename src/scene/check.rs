@@ -19,6 +19,12 @@ use crate::world::Material;
 /// Most corners a `Regular` polygon may have; more is a typo, not a shape.
 pub const MAX_REGULAR_SIDES: u32 = 256;
 
+/// Largest magnitude of any number in a scene. The design range is bodies
+/// of 0.1–10 m at coordinates up to 10⁴ m; beyond 10⁶ f32 keeps fewer than
+/// three decimals of a metre, and products of such numbers (areas, inertia,
+/// squared speeds) overflow to infinity.
+pub const MAX_MAGNITUDE: f32 = 1.0e6;
+
 /// A problem before it is given a place in the file.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct RawProblem {
@@ -49,17 +55,24 @@ impl Checker {
         });
     }
 
-    /// A finite number, or a recorded [`ProblemKind::NotFinite`].
+    /// A finite number within ±[`MAX_MAGNITUDE`], or a recorded problem.
     pub fn finite(&mut self, path: FieldPath, value: f32) -> Option<f32> {
-        if value.is_finite() {
-            Some(value)
-        } else {
+        if !value.is_finite() {
             self.report(
                 path,
                 ProblemKind::NotFinite,
                 format!("expected a finite number, found {value}"),
             );
             None
+        } else if value.abs() > MAX_MAGNITUDE {
+            self.report(
+                path,
+                ProblemKind::OutOfRange,
+                format!("expected a number within ±{MAX_MAGNITUDE:.0}, found {value:e}"),
+            );
+            None
+        } else {
+            Some(value)
         }
     }
 
@@ -362,6 +375,15 @@ mod tests {
                 "shape.angle"
             ]
         );
+    }
+
+    #[test]
+    fn huge_numbers_are_out_of_range() {
+        let mut checker = Checker::default();
+        assert_eq!(checker.finite(root(), MAX_MAGNITUDE), Some(MAX_MAGNITUDE));
+        assert_eq!(checker.finite(root(), -2.0e6), None);
+        assert_eq!(checker.problems[0].kind, ProblemKind::OutOfRange);
+        assert!(checker.problems[0].message.contains("-2e6"));
     }
 
     #[test]

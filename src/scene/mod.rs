@@ -48,7 +48,7 @@ mod source;
 mod tilemap;
 
 pub use build::{LoadedScene, MAX_DT, MAX_PULSE_AMPLITUDE, MAX_SUBSTEPS, Pulse};
-pub use check::MAX_REGULAR_SIDES;
+pub use check::{MAX_MAGNITUDE, MAX_REGULAR_SIDES};
 pub use error::{Location, Problem, ProblemKind, SceneError};
 pub use format::{
     AimDesc, BodyDesc, ColliderDesc, CornerDesc, FilterDesc, GunDesc, KindDesc, MaterialDesc,
