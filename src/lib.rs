@@ -18,12 +18,15 @@
 //! ```
 //!
 //! # Layers
-//! `math` → `shape` → `query` → `broadphase`; each module only uses the ones
-//! before it.
+//! `math` → `shape` → `query` → `broadphase` → `dynamics` → `world` →
+//! `scene` → `render` → `viewer`; each module only uses the ones before it.
 //!
 //! # Cargo features
-//! - `viewer` (default): the minifb debug window. Library users who want no
-//!   window build with `default-features = false`.
+//! - `viewer` (default): the minifb debug window (the `viewer` module).
+//! - `cli` (default): what the `circlet` command needs (clap, indicatif,
+//!   serde_json).
+//!
+//! Library users who want neither build with `default-features = false`.
 
 #![warn(missing_docs)]
 
@@ -31,5 +34,9 @@ pub mod broadphase;
 pub mod dynamics;
 pub mod math;
 pub mod query;
+pub mod render;
+pub mod scene;
 pub mod shape;
+#[cfg(feature = "viewer")]
+pub mod viewer;
 pub mod world;

@@ -1,100 +1,106 @@
-//! The `circlet` command. Until the world and the window exist it runs a
-//! small headless demo: a handful of shapes, every pair queried, results printed.
+//! The `circlet` command: open a scene in the debug window, run it headless,
+//! or check it.
+//!
+//! Exit codes: 0 success, 1 a scene with problems (or a run that failed),
+//! 2 a usage error. A user's scene file can never make it panic: every
+//! problem is reported with `file:line:column`.
 
-use circlet::math::{Pose, vec2};
-use circlet::query::{contact, distance, intersects, point_inside};
-use circlet::shape::{
-    Aabb, Capsule, Circle, ConvexPolygon, Corner, OrientedRect, Shape, ShapeError, SimplePolygon,
-    TileTriangle,
-};
+mod cli;
 
-fn demo_shapes() -> Result<Vec<(&'static str, Shape, Pose)>, ShapeError> {
-    let at = |x: f32, y: f32, angle: f32| Pose::new(vec2(x, y), angle);
-    let l_outline = [
-        vec2(0.0, 0.0),
-        vec2(2.0, 0.0),
-        vec2(2.0, 0.6),
-        vec2(0.6, 0.6),
-        vec2(0.6, 2.0),
-        vec2(0.0, 2.0),
-    ];
-    Ok(vec![
-        (
-            "ball",
-            Circle::new(vec2(0.0, 0.0), 0.5)?.into(),
-            at(0.0, 0.0, 0.0),
-        ),
-        (
-            "crate",
-            Aabb::from_center(vec2(0.0, 0.0), vec2(0.5, 0.5))?.into(),
-            at(0.9, 0.2, 0.0),
-        ),
-        (
-            "plank",
-            OrientedRect::new(vec2(0.0, 0.0), vec2(1.5, 0.1), 0.0)?.into(),
-            at(0.5, -0.8, 0.3),
-        ),
-        (
-            "octagon",
-            ConvexPolygon::regular(8, 0.6, 0.0)?.into(),
-            at(3.0, 0.0, 0.0).with_scale(1.5),
-        ),
-        (
-            "ramp",
-            TileTriangle::new(vec2(0.0, 0.0), vec2(1.0, 1.0), Corner::UpperLeft)?.into(),
-            at(-2.0, -1.0, 0.0),
-        ),
-        (
-            "shot",
-            Capsule::from_thickness(vec2(-3.0, 0.3), vec2(3.0, 0.3), 0.1)?.into(),
-            Pose::IDENTITY,
-        ),
-        (
-            "ell",
-            SimplePolygon::new(&l_outline)?.into(),
-            at(-1.5, 0.8, 0.0),
-        ),
-    ])
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// circlet: 2D rigid-body physics on circle trees with continuous collision.
+///
+/// With no command, opens the built-in showcase scene in a window (or, with
+/// no display, runs it headless and writes a PNG).
+#[derive(Debug, Parser)]
+#[command(name = "circlet", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
 }
 
-fn main() -> std::process::ExitCode {
-    let shapes = match demo_shapes() {
-        Ok(shapes) => shapes,
-        Err(error) => {
-            eprintln!("circlet: demo scene is invalid: {error}");
-            return std::process::ExitCode::FAILURE;
-        }
-    };
-    println!(
-        "circlet headless demo: {} shapes, every pair queried",
-        shapes.len()
-    );
-    println!(
-        "{:<9} {:<9} {:>10} {:>9} {:>8} {:>7}",
-        "A", "B", "intersects", "distance", "depth", "points"
-    );
-    let mut hits = 0;
-    for (i, (name_a, a, pose_a)) in shapes.iter().enumerate() {
-        for (name_b, b, pose_b) in &shapes[i + 1..] {
-            let touching = intersects(a, pose_a, b, pose_b);
-            let gap = distance(a, pose_a, b, pose_b);
-            let manifold = contact(a, pose_a, b, pose_b);
-            let (depth, points) = manifold.as_ref().map_or((String::from("-"), 0), |m| {
-                (format!("{:.4}", m.depth()), m.points.len())
-            });
-            hits += usize::from(touching);
-            println!("{name_a:<9} {name_b:<9} {touching:>10} {gap:>9.4} {depth:>8} {points:>7}");
-        }
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Open a scene in the debug window (press H in the window for keys).
+    View {
+        /// A scene file, or the name of a built-in scene (showcase, shooter,
+        /// minigolf, pyramid, ballpit, nordenfelt, tunnelling, polygons).
+        scene: String,
+        /// Close the window after this many frames.
+        #[arg(long, value_name = "N")]
+        frames: Option<u64>,
+        /// Save the last frame as a PNG when the window closes.
+        #[arg(long, value_name = "FILE")]
+        screenshot: Option<PathBuf>,
+        /// Window size in pixels.
+        #[arg(long, default_value_t = 1280, value_parser = clap::value_parser!(u32).range(64..=8192))]
+        width: u32,
+        /// Window height in pixels.
+        #[arg(long, default_value_t = 720, value_parser = clap::value_parser!(u32).range(64..=8192))]
+        height: u32,
+    },
+    /// Run a scene headless and print a summary.
+    Run {
+        /// A scene file, or the name of a built-in scene.
+        scene: String,
+        /// Number of steps to run.
+        #[arg(long, value_name = "N")]
+        steps: u64,
+        /// Write a picture of the last step here.
+        #[arg(long, value_name = "FILE")]
+        png: Option<PathBuf>,
+        /// With --png, also write a picture every K steps (FILE-000120.png, ...).
+        #[arg(long, value_name = "K", requires = "png", value_parser = clap::value_parser!(u64).range(1..))]
+        every: Option<u64>,
+        /// Write the summary as JSON here.
+        #[arg(long, value_name = "FILE")]
+        json: Option<PathBuf>,
+        /// Picture size in pixels.
+        #[arg(long, default_value_t = 1280, value_parser = clap::value_parser!(u32).range(16..=8192))]
+        width: u32,
+        /// Picture height in pixels.
+        #[arg(long, default_value_t = 720, value_parser = clap::value_parser!(u32).range(16..=8192))]
+        height: u32,
+    },
+    /// Check scene files and list every problem (exit 1 if there are any).
+    Check {
+        /// Scene files or built-in scene names.
+        #[arg(required = true)]
+        scenes: Vec<String>,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        None => cli::default_scene(),
+        Some(Command::View {
+            scene,
+            frames,
+            screenshot,
+            width,
+            height,
+        }) => cli::view(&scene, frames, screenshot, width, height),
+        Some(Command::Run {
+            scene,
+            steps,
+            png,
+            every,
+            json,
+            width,
+            height,
+        }) => cli::run(cli::RunOptions {
+            scene,
+            steps,
+            png,
+            every,
+            json,
+            width,
+            height,
+        }),
+        Some(Command::Check { scenes }) => cli::check(&scenes),
     }
-    let probe = vec2(0.1, 0.1);
-    let containing: Vec<&str> = shapes
-        .iter()
-        .filter(|(_, shape, pose)| point_inside(shape, pose, probe))
-        .map(|(name, _, _)| *name)
-        .collect();
-    println!(
-        "{hits} intersecting pairs; point (0.1, 0.1) lies in: {}",
-        containing.join(", ")
-    );
-    std::process::ExitCode::SUCCESS
 }

@@ -13,6 +13,7 @@
 
 mod body;
 mod collider;
+mod contact_view;
 mod error;
 mod handles;
 mod hash;
@@ -24,6 +25,7 @@ mod step;
 
 pub use body::{Body, BodyDef, BodyKind};
 pub use collider::{Collider, ColliderDef, Filter, Material};
+pub use contact_view::ContactView;
 pub use error::WorldError;
 pub use handles::{BodyHandle, ColliderHandle, ProjectileHandle};
 pub use settings::{AABB_MARGIN, LINEAR_SLOP, SPECULATIVE_DISTANCE, WorldSettings};

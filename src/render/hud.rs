@@ -1,0 +1,182 @@
+//! The HUD (counters in the top-left corner), the key help and a message
+//! line, drawn in screen pixels with the built-in font.
+
+use super::canvas::Canvas;
+use super::colors::{Rgba, TEXT, WARNING};
+use super::font::{GLYPH_HEIGHT, text_width};
+
+/// Screen pixels per font pixel for HUD text.
+const TEXT_SCALE: u32 = 2;
+/// Gap around and between HUD lines (px).
+const PAD: u32 = 6;
+/// Backdrop behind HUD text.
+const BACKDROP: Rgba = Rgba {
+    r: 0,
+    g: 0,
+    b: 0,
+    a: 170,
+};
+
+/// What the HUD shows.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct HudStats {
+    /// Name of the scene.
+    pub scene: String,
+    /// Frames per second of the window (0 when headless).
+    pub fps: f32,
+    /// Wall-clock time of the last step (ms).
+    pub step_ms: f32,
+    /// Bodies in the world.
+    pub bodies: usize,
+    /// Touching contact pairs.
+    pub contacts: usize,
+    /// Shots fired.
+    pub shots: u64,
+    /// Hits counted.
+    pub hits: u64,
+    /// Simulated time (s).
+    pub time: f64,
+    /// Steps per frame relative to real time (1 = real time).
+    pub speed: f32,
+    /// True while paused.
+    pub paused: bool,
+}
+
+/// The key help, one line per key.
+pub const HELP_LINES: &[&str] = &[
+    "SPACE     PAUSE / RESUME",
+    ". OR N    SINGLE STEP",
+    "+ / -     FASTER / SLOWER",
+    "CLICK     SHOOT TOWARD THE CURSOR",
+    "DRAG      PAN    WHEEL  ZOOM",
+    "A         AABBS",
+    "C         CONTACTS",
+    "V         NORMALS",
+    "D         DIM SLEEPING BODIES",
+    "HOME      FIT THE VIEW",
+    "R         RELOAD THE SCENE FILE",
+    "S         SAVE A SCREENSHOT",
+    "H OR F1   THIS HELP",
+    "ESC       QUIT",
+];
+
+fn line_height() -> u32 {
+    GLYPH_HEIGHT * TEXT_SCALE + PAD
+}
+
+/// Draws lines of text on a backdrop with its top-left at `(x, y)`.
+fn draw_block(canvas: &mut Canvas, x: u32, y: u32, lines: &[String], color: Rgba) {
+    let width = lines
+        .iter()
+        .map(|l| text_width(l, TEXT_SCALE))
+        .max()
+        .unwrap_or(0);
+    let height = lines.len() as u32 * line_height() + PAD;
+    canvas.fill_screen_rect(
+        x as f32,
+        y as f32,
+        (width + 2 * PAD) as f32,
+        height as f32,
+        BACKDROP,
+    );
+    for (i, line) in lines.iter().enumerate() {
+        let top = y + PAD + i as u32 * line_height();
+        canvas.draw_text((x + PAD) as i32, top as i32, line, TEXT_SCALE, color);
+    }
+}
+
+/// The HUD's lines for `stats`.
+pub fn hud_lines(stats: &HudStats) -> Vec<String> {
+    let state = if stats.paused {
+        "PAUSED".to_string()
+    } else {
+        format!("SPEED X{}", stats.speed)
+    };
+    // No frame rate without a window.
+    let fps = if stats.fps > 0.0 {
+        format!("FPS {:.0}  ", stats.fps)
+    } else {
+        String::new()
+    };
+    vec![
+        format!("{}  T {:.2} S  {}", stats.scene, stats.time, state),
+        format!(
+            "{fps}STEP {:.2} MS  BODIES {}  CONTACTS {}  SHOTS {}  HITS {}",
+            stats.step_ms, stats.bodies, stats.contacts, stats.shots, stats.hits
+        ),
+        "H: HELP".to_string(),
+    ]
+}
+
+/// Draws the HUD in the top-left corner.
+pub fn draw_hud(canvas: &mut Canvas, stats: &HudStats) {
+    draw_block(canvas, PAD, PAD, &hud_lines(stats), TEXT);
+}
+
+/// Draws the key help in the middle of the canvas.
+pub fn draw_help(canvas: &mut Canvas) {
+    let lines: Vec<String> = HELP_LINES.iter().map(|l| l.to_string()).collect();
+    let width = lines
+        .iter()
+        .map(|l| text_width(l, TEXT_SCALE))
+        .max()
+        .unwrap_or(0)
+        + 2 * PAD;
+    let height = lines.len() as u32 * line_height() + PAD;
+    let x = canvas.width().saturating_sub(width) / 2;
+    let y = canvas.height().saturating_sub(height) / 2;
+    draw_block(canvas, x, y, &lines, TEXT);
+}
+
+/// Draws a one-line message (or several lines) at the bottom-left, in the
+/// warning colour when `warning`.
+pub fn draw_message(canvas: &mut Canvas, text: &str, warning: bool) {
+    let lines: Vec<String> = text.lines().take(8).map(str::to_string).collect();
+    let height = lines.len() as u32 * line_height() + PAD;
+    let y = canvas.height().saturating_sub(height + PAD);
+    let color = if warning { WARNING } else { TEXT };
+    draw_block(canvas, PAD, y, &lines, color);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hud_lines_show_every_counter() {
+        let stats = HudStats {
+            scene: "SHOWCASE".into(),
+            fps: 59.6,
+            step_ms: 0.25,
+            bodies: 12,
+            contacts: 7,
+            shots: 30,
+            hits: 4,
+            time: 1.5,
+            speed: 1.0,
+            paused: true,
+        };
+        let text = hud_lines(&stats).join("\n");
+        for needle in [
+            "FPS 60",
+            "STEP 0.25 MS",
+            "BODIES 12",
+            "CONTACTS 7",
+            "SHOTS 30",
+            "HITS 4",
+            "PAUSED",
+        ] {
+            assert!(text.contains(needle), "{needle} missing from {text}");
+        }
+    }
+
+    #[test]
+    fn the_hud_and_help_draw_inside_small_canvases() {
+        for (w, h) in [(1, 1), (40, 30), (800, 600)] {
+            let mut canvas = Canvas::new(w, h).unwrap();
+            draw_hud(&mut canvas, &HudStats::default());
+            draw_help(&mut canvas);
+            draw_message(&mut canvas, "line one\nline two", true);
+        }
+    }
+}

@@ -1,0 +1,60 @@
+//! [`SceneSource`]: where a scene's text comes from (a file, or text held
+//! in memory such as a scene embedded in a program), so it can be loaded
+//! again after an edit.
+
+use super::{LoadedScene, Scene, SceneError, read_scene_file};
+use std::path::PathBuf;
+
+/// Where a scene's text comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SceneSource {
+    /// A scene file, read again on every load.
+    File(PathBuf),
+    /// Text in memory under a name (used in error locations).
+    Text {
+        /// The name shown in errors and titles.
+        name: String,
+        /// The RON text.
+        text: String,
+    },
+}
+
+impl SceneSource {
+    /// A short name: the file stem, or the text's name.
+    pub fn name(&self) -> String {
+        match self {
+            SceneSource::File(path) => path
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_else(|| path.display().to_string()),
+            SceneSource::Text { name, .. } => name.clone(),
+        }
+    }
+
+    /// The scene's text.
+    ///
+    /// # Errors
+    /// [`SceneError::Io`] when a file cannot be read.
+    pub fn text(&self) -> Result<String, SceneError> {
+        match self {
+            SceneSource::File(path) => read_scene_file(path),
+            SceneSource::Text { text, .. } => Ok(text.clone()),
+        }
+    }
+
+    /// The name used in error locations: the path as given, or the text's name.
+    pub fn file_label(&self) -> String {
+        match self {
+            SceneSource::File(path) => path.display().to_string(),
+            SceneSource::Text { name, .. } => name.clone(),
+        }
+    }
+
+    /// Reads (again), checks and builds the scene.
+    ///
+    /// # Errors
+    /// As [`Scene::load`] and [`Scene::from_str`].
+    pub fn load(&self) -> Result<LoadedScene, SceneError> {
+        Scene::from_str(&self.text()?, &self.file_label())
+    }
+}

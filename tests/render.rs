@@ -1,0 +1,160 @@
+//! Headless rendering of scenes (no window, no stepping).
+//!
+//! Locks:
+//! - bodies are drawn where the camera puts them, in their kind's colour
+//!   (static grey, dynamic palette), with y up;
+//! - every scene's first picture shows its bodies (not blank) and its guns;
+//! - the AABB overlay adds pixels in its own colour only when switched on;
+//! - PNG export decodes back to the same pixels;
+//! - the HUD draws its counters in the top-left corner.
+
+use circlet::math::vec2;
+use circlet::render::{
+    AABB, Canvas, DYNAMIC_COLORS, GUN, HudStats, Overlays, Rgba, STATIC, aim_camera, draw_hud,
+    draw_world, picture,
+};
+use circlet::scene::{Scene, Simulation};
+
+fn close(a: Rgba, b: Rgba, tolerance: i32) -> bool {
+    (a.r as i32 - b.r as i32).abs() <= tolerance
+        && (a.g as i32 - b.g as i32).abs() <= tolerance
+        && (a.b as i32 - b.b as i32).abs() <= tolerance
+}
+
+fn at_world(canvas: &Canvas, x: f32, y: f32) -> Rgba {
+    let (px, py) = canvas.camera().to_screen(vec2(x, y));
+    canvas.pixel(px as u32, py as u32).unwrap()
+}
+
+fn count(canvas: &Canvas, keep: impl Fn(Rgba) -> bool) -> usize {
+    let mut n = 0;
+    for y in 0..canvas.height() {
+        for x in 0..canvas.width() {
+            if keep(canvas.pixel(x, y).unwrap()) {
+                n += 1;
+            }
+        }
+    }
+    n
+}
+
+const TWO_BODIES: &str = "(bodies: [
+    (kind: Static, position: (0, -1), shape: Box(half_extents: (10, 1))),
+    (position: (0, 3), shape: Circle(radius: 1)),
+])";
+
+#[test]
+fn bodies_are_drawn_in_their_colours_with_y_up() {
+    let loaded = Scene::from_str(TWO_BODIES, "two.ron").unwrap();
+    let mut canvas = Canvas::new(400, 300).unwrap();
+    canvas.camera_mut().show(vec2(0.0, 1.0), 10.0);
+    draw_world(&mut canvas, &loaded.world, &Overlays::default(), &|_| false);
+    let background = canvas.background();
+    // Fills are half-transparent over the background.
+    let ground = at_world(&canvas, 3.0, -1.0);
+    assert!(close(ground, STATIC.mix(background, 0.5), 3), "{ground:?}");
+    let ball = at_world(&canvas, 0.3, 3.4);
+    assert!(
+        close(ball, DYNAMIC_COLORS[1].mix(background, 0.5), 3),
+        "{ball:?}"
+    );
+    // Above the ball is empty, and the ball is above the ground on screen.
+    assert_eq!(at_world(&canvas, 0.0, 4.5), background);
+    let (_, ball_y) = canvas.camera().to_screen(vec2(0.0, 3.0));
+    let (_, ground_y) = canvas.camera().to_screen(vec2(0.0, -1.0));
+    assert!(ball_y < ground_y);
+}
+
+#[test]
+fn the_aabb_overlay_draws_only_when_on() {
+    let loaded = Scene::from_str(TWO_BODIES, "two.ron").unwrap();
+    let aabb_pixels = |on: bool| {
+        let mut canvas = Canvas::new(400, 300).unwrap();
+        canvas.camera_mut().show(vec2(0.0, 1.0), 10.0);
+        let overlays = Overlays {
+            aabbs: on,
+            ..Overlays::default()
+        };
+        draw_world(&mut canvas, &loaded.world, &overlays, &|_| false);
+        count(&canvas, |p| close(p, AABB, 40))
+    };
+    assert_eq!(aabb_pixels(false), 0);
+    assert!(aabb_pixels(true) > 200);
+}
+
+#[test]
+fn every_scene_picture_shows_its_bodies_and_guns() {
+    for name in [
+        "showcase",
+        "shooter",
+        "minigolf",
+        "pyramid",
+        "ballpit",
+        "nordenfelt",
+        "tunnelling",
+        "polygons",
+    ] {
+        let path = format!("{}/scenes/{name}.ron", env!("CARGO_MANIFEST_DIR"));
+        let sim = Simulation::new(Scene::load(&path).unwrap());
+        let canvas = picture(&sim, name, 960, 540).unwrap();
+        let background = canvas.background();
+        let drawn = count(&canvas, |p| !close(p, background, 6));
+        let total = (canvas.width() * canvas.height()) as usize;
+        assert!(
+            drawn * 50 > total,
+            "{name}: only {drawn} of {total} pixels drawn"
+        );
+        for gun in &sim.scene().guns {
+            let (x, y) = canvas.camera().to_screen(gun.position);
+            let p = canvas.pixel(x as u32, y as u32).unwrap();
+            assert!(
+                close(p, GUN, 60),
+                "{name}: gun at {:?} shows {p:?}",
+                gun.position
+            );
+        }
+    }
+}
+
+#[test]
+fn png_export_decodes_to_the_same_pixels() {
+    let loaded = Scene::from_str(TWO_BODIES, "two.ron").unwrap();
+    let mut canvas = Canvas::new(120, 80).unwrap();
+    aim_camera(canvas.camera_mut(), &loaded);
+    draw_world(&mut canvas, &loaded.world, &Overlays::default(), &|_| false);
+    let png = canvas.encode_png().unwrap();
+    let decoded = tiny_skia::Pixmap::decode_png(&png).unwrap();
+    assert_eq!((decoded.width(), decoded.height()), (120, 80));
+    for (x, y) in [(0, 0), (60, 40), (60, 70), (119, 79)] {
+        let p = decoded.pixel(x, y).unwrap().demultiply();
+        let q = canvas.pixel(x, y).unwrap();
+        assert_eq!((p.red(), p.green(), p.blue()), (q.r, q.g, q.b));
+    }
+    let file = std::env::temp_dir().join("circlet-render-test.png");
+    canvas.save_png(&file).unwrap();
+    assert_eq!(std::fs::read(&file).unwrap(), png);
+    let _ = std::fs::remove_file(&file);
+}
+
+#[test]
+fn the_hud_draws_text_in_the_top_left_corner() {
+    let mut canvas = Canvas::new(640, 360).unwrap();
+    let background = canvas.background();
+    draw_hud(
+        &mut canvas,
+        &HudStats {
+            scene: "TEST".into(),
+            bodies: 3,
+            ..HudStats::default()
+        },
+    );
+    let white = Rgba::rgb(226, 232, 240);
+    let text_pixels = count(&canvas, |p| close(p, white, 10));
+    assert!(text_pixels > 300, "{text_pixels}");
+    // Nothing in the lower half.
+    for y in 180..360 {
+        for x in (0..640).step_by(7) {
+            assert_eq!(canvas.pixel(x, y), Some(background));
+        }
+    }
+}

@@ -1,0 +1,282 @@
+//! The scenes in `scenes/`.
+//!
+//! Locks:
+//! - every scene loads, with the bodies, names and guns it declares;
+//! - every scene written back as text (`to_ron`) parses to the same scene;
+//! - World → scene → World keeps every body, shape, material, filter, pose
+//!   and velocity (`Scene::from_world`, `LoadedScene::to_scene`);
+//! - every scene runs 600 steps with no NaN and the same state hash in two
+//!   runs (needs contact manifolds; skipped with a message until they exist).
+
+use circlet::math::{Pose, vec2};
+use circlet::query::contact;
+use circlet::scene::{Aim, LoadedScene, Scene, Simulation};
+use circlet::shape::{Circle, Shape};
+use circlet::world::World;
+
+const SCENES: [&str; 8] = [
+    "showcase",
+    "shooter",
+    "minigolf",
+    "pyramid",
+    "ballpit",
+    "nordenfelt",
+    "tunnelling",
+    "polygons",
+];
+
+fn path(name: &str) -> String {
+    format!("{}/scenes/{name}.ron", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn load(name: &str) -> LoadedScene {
+    Scene::load(path(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+#[test]
+fn every_scene_loads_with_what_it_declares() {
+    for name in SCENES {
+        let loaded = load(name);
+        let text = std::fs::read_to_string(path(name)).unwrap();
+        let scene = Scene::parse(&text, name).unwrap();
+        let tile_maps = scene.tile_maps.len();
+        assert_eq!(
+            loaded.world.body_count(),
+            scene.bodies.len() + tile_maps,
+            "{name}"
+        );
+        let named = scene.bodies.iter().filter(|b| b.name.is_some()).count()
+            + scene.tile_maps.iter().filter(|m| m.name.is_some()).count();
+        assert_eq!(loaded.names.len(), named, "{name}");
+        assert_eq!(loaded.guns.len(), scene.guns.len(), "{name}");
+        let parts = scene
+            .bodies
+            .iter()
+            .flat_map(|b| &b.colliders)
+            .filter(|c| c.name.is_some())
+            .count();
+        assert_eq!(loaded.parts.len(), parts, "{name}");
+        assert!(loaded.world.is_finite());
+    }
+}
+
+#[test]
+fn the_scenes_cover_every_feature_of_the_format() {
+    let scenes: Vec<Scene> = SCENES
+        .iter()
+        .map(|name| Scene::parse(&std::fs::read_to_string(path(name)).unwrap(), name).unwrap())
+        .collect();
+    let shapes: Vec<String> = scenes
+        .iter()
+        .flat_map(|s| &s.bodies)
+        .flat_map(|b| {
+            b.shape
+                .iter()
+                .chain(b.colliders.iter().map(|c| &c.shape))
+                .map(|shape| format!("{shape:?}"))
+        })
+        .collect();
+    for kind in [
+        "Circle",
+        "Capsule",
+        "Segment",
+        "Box",
+        "Rect",
+        "Polygon",
+        "Regular",
+        "Tile",
+        "SimplePolygon",
+    ] {
+        assert!(
+            shapes.iter().any(|s| s.starts_with(&format!("{kind} "))),
+            "no scene uses {kind}"
+        );
+    }
+    let all = || scenes.iter().flat_map(|s| &s.bodies);
+    assert!(all().any(|b| b.sensor), "a sensor");
+    assert!(all().any(|b| b.scale != 1.0), "a scaled body");
+    assert!(all().any(|b| b.pulse.is_some()), "a pulsing body");
+    assert!(all().any(|b| b.spin != 0.0), "a spinning body");
+    assert!(scenes.iter().any(|s| !s.tile_maps.is_empty()), "a tile map");
+    let guns = || scenes.iter().flat_map(|s| &s.guns);
+    assert!(guns().any(|g| g.pierce > 0), "a piercing gun");
+    for aim in ["Target", "Direction", "Angle"] {
+        assert!(
+            guns().any(|g| format!("{:?}", g.aim).starts_with(aim)),
+            "a gun aimed by {aim}"
+        );
+    }
+}
+
+#[test]
+fn scenes_written_as_text_read_back_the_same() {
+    for name in SCENES {
+        let scene = load(name).scene;
+        let text = scene.to_ron();
+        let again = Scene::parse(&text, "written.ron").unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(again, scene, "{name}");
+    }
+}
+
+fn assert_same_world(a: &World, b: &World, context: &str) {
+    assert_eq!(a.body_count(), b.body_count(), "{context}");
+    for ((_, x), (_, y)) in a.bodies().zip(b.bodies()) {
+        let (px, py) = (x.pose(), y.pose());
+        assert!(
+            (px.translation - py.translation).norm() < 1e-4,
+            "{context}: {px:?} vs {py:?}"
+        );
+        assert!(
+            (px.rotation.angle_to(&py.rotation)).abs() < 1e-5,
+            "{context}"
+        );
+        assert!((px.scale - py.scale).abs() < 1e-6, "{context}");
+        assert_eq!(x.kind(), y.kind(), "{context}");
+        assert!(
+            (x.linear_velocity() - y.linear_velocity()).norm() < 1e-3,
+            "{context}: {:?} vs {:?}",
+            x.linear_velocity(),
+            y.linear_velocity()
+        );
+        assert!((x.angular_velocity() - y.angular_velocity()).abs() < 1e-5);
+        assert!(
+            (x.mass() - y.mass()).abs() <= 1e-4 * x.mass().max(1.0),
+            "{context}"
+        );
+        assert_eq!(x.colliders().len(), y.colliders().len(), "{context}");
+        for (cx, cy) in x.colliders().iter().zip(y.colliders()) {
+            let (cx, cy) = (a.collider(*cx).unwrap(), b.collider(*cy).unwrap());
+            assert_eq!(cx.shape(), cy.shape(), "{context}");
+            assert_eq!(cx.material(), cy.material(), "{context}");
+            assert_eq!(cx.filter(), cy.filter(), "{context}");
+            assert_eq!(cx.is_sensor(), cy.is_sensor(), "{context}");
+            let (lx, ly) = (cx.local_pose(), cy.local_pose());
+            assert!((lx.translation - ly.translation).norm() < 1e-5, "{context}");
+            assert!((lx.rotation.angle_to(&ly.rotation)).abs() < 1e-5);
+        }
+    }
+}
+
+#[test]
+fn world_to_scene_to_world_keeps_every_body() {
+    for name in SCENES {
+        let loaded = load(name);
+        let text = Scene::from_world(&loaded.world).to_ron();
+        let again = Scene::from_str(&text, "from_world.ron").unwrap_or_else(|e| panic!("{e}"));
+        assert_same_world(&loaded.world, &again.world, name);
+    }
+}
+
+#[test]
+fn to_scene_keeps_names_guns_pulses_and_the_time_step() {
+    for name in SCENES {
+        let loaded = load(name);
+        let scene = loaded.to_scene();
+        let again = Scene::from_str(&scene.to_ron(), "to_scene.ron").unwrap();
+        assert_same_world(&loaded.world, &again.world, name);
+        assert_eq!(
+            again.names.keys().collect::<Vec<_>>(),
+            loaded.names.keys().collect::<Vec<_>>()
+        );
+        let described = |scene: &LoadedScene| -> Vec<String> {
+            scene
+                .guns
+                .iter()
+                .map(|gun| {
+                    let aim = match gun.aim {
+                        Aim::Target(body) => format!("at {:?}", scene.name_of(body)),
+                        Aim::Direction(d) => format!("along {d:?}"),
+                    };
+                    format!(
+                        "{:?} {aim} {} {} {}",
+                        gun.name, gun.rate, gun.speed, gun.pierce
+                    )
+                })
+                .collect()
+        };
+        assert_eq!(described(&again), described(&loaded), "{name}");
+        assert_eq!(again.pulses.len(), loaded.pulses.len(), "{name}");
+        let parts = |scene: &LoadedScene| scene.parts.values().cloned().collect::<Vec<_>>();
+        assert_eq!(parts(&again), parts(&loaded), "{name}");
+        assert_eq!(again.dt, loaded.dt, "{name}");
+    }
+}
+
+#[test]
+fn a_world_built_in_code_round_trips() {
+    use circlet::shape::{Capsule, SimplePolygon};
+    use circlet::world::{BodyDef, ColliderDef, Filter, WorldSettings};
+    let mut world = World::new(WorldSettings::default()).unwrap();
+    let body = world
+        .add_body(
+            BodyDef::dynamic(Pose::new(vec2(1.0, 2.0), 0.7).with_scale(1.5))
+                .with_velocity(vec2(3.0, -1.0), 2.0),
+        )
+        .unwrap();
+    let ell = SimplePolygon::new(&[
+        vec2(0.0, 0.0),
+        vec2(2.0, 0.0),
+        vec2(2.0, 0.5),
+        vec2(0.5, 0.5),
+        vec2(0.5, 2.0),
+        vec2(0.0, 2.0),
+    ])
+    .unwrap();
+    world
+        .add_collider(
+            body,
+            ColliderDef::new(ell).at(Pose::new(vec2(-0.5, 0.2), 0.3)),
+        )
+        .unwrap();
+    let mut capsule = ColliderDef::new(Capsule::new(vec2(0.0, 0.0), vec2(1.0, 0.0), 0.2).unwrap());
+    capsule.filter = Filter {
+        groups: 4,
+        mask: 0xF0,
+    };
+    world.add_collider(body, capsule.sensor()).unwrap();
+    let text = Scene::from_world(&world).to_ron();
+    let again = Scene::from_str(&text, "code.ron").unwrap();
+    assert_same_world(&world, &again.world, "code");
+}
+
+/// True once `query::contact` is implemented (it is `todo!()` until the
+/// contact manifolds land); stepping a world with touching shapes needs it.
+fn contacts_available() -> bool {
+    let disc = Shape::from(Circle::new(vec2(0.0, 0.0), 1.0).unwrap());
+    std::panic::catch_unwind(|| contact(&disc, &Pose::IDENTITY, &disc, &Pose::IDENTITY)).is_ok()
+}
+
+fn run(name: &str, steps: usize) -> (u64, Simulation) {
+    let mut sim = Simulation::new(load(name));
+    for step in 0..steps {
+        sim.step()
+            .unwrap_or_else(|e| panic!("{name} step {step}: {e}"));
+        assert!(sim.world().is_finite(), "{name}: NaN at step {step}");
+    }
+    (sim.world().state_hash(), sim)
+}
+
+#[test]
+fn every_scene_runs_600_steps_without_nan_and_repeats_its_hash() {
+    if !contacts_available() {
+        eprintln!(
+            "SKIPPED: contact manifolds are not implemented yet; this test runs once they are"
+        );
+        return;
+    }
+    for name in SCENES {
+        let (first, sim) = run(name, 600);
+        let (second, _) = run(name, 600);
+        assert_eq!(first, second, "{name}: two runs differ");
+        if !sim.scene().guns.is_empty() {
+            assert!(sim.stats().shots > 0, "{name}: guns fired nothing");
+        }
+        if name == "shooter" {
+            let by_part = &sim.stats().hits_by_part;
+            assert!(
+                by_part.keys().any(|k| k.starts_with("cruiser/")),
+                "hits on the cruiser are reported by part: {by_part:?}"
+            );
+        }
+    }
+}
