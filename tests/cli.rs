@@ -205,25 +205,8 @@ fn view_without_a_display_says_how_to_get_a_window() {
     assert!(errors.contains("xvfb-run"), "{errors}");
 }
 
-/// True once `query::contact` is implemented; stepping the showcase needs it.
-fn contacts_available() -> bool {
-    use circlet::math::{Pose, vec2};
-    use circlet::shape::{Circle, Shape};
-    let disc = Shape::from(Circle::new(vec2(0.0, 0.0), 1.0).unwrap());
-    std::panic::catch_unwind(|| {
-        circlet::query::contact(&disc, &Pose::IDENTITY, &disc, &Pose::IDENTITY)
-    })
-    .is_ok()
-}
-
 #[test]
 fn no_arguments_without_a_display_runs_the_showcase_headless() {
-    if !contacts_available() {
-        eprintln!(
-            "SKIPPED: contact manifolds are not implemented yet; this test runs once they are"
-        );
-        return;
-    }
     let dir = scratch("default");
     let out = circlet(&[], &dir);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));

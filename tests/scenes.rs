@@ -6,12 +6,10 @@
 //! - World → scene → World keeps every body, shape, material, filter, pose
 //!   and velocity (`Scene::from_world`, `LoadedScene::to_scene`);
 //! - every scene runs 600 steps with no NaN and the same state hash in two
-//!   runs (needs contact manifolds; skipped with a message until they exist).
+//!   runs.
 
 use circlet::math::{Pose, vec2};
-use circlet::query::contact;
 use circlet::scene::{Aim, LoadedScene, Scene, Simulation};
-use circlet::shape::{Circle, Shape};
 use circlet::world::World;
 
 const SCENES: [&str; 8] = [
@@ -239,13 +237,6 @@ fn a_world_built_in_code_round_trips() {
     assert_same_world(&world, &again.world, "code");
 }
 
-/// True once `query::contact` is implemented (it is `todo!()` until the
-/// contact manifolds land); stepping a world with touching shapes needs it.
-fn contacts_available() -> bool {
-    let disc = Shape::from(Circle::new(vec2(0.0, 0.0), 1.0).unwrap());
-    std::panic::catch_unwind(|| contact(&disc, &Pose::IDENTITY, &disc, &Pose::IDENTITY)).is_ok()
-}
-
 fn run(name: &str, steps: usize) -> (u64, Simulation) {
     let mut sim = Simulation::new(load(name));
     for step in 0..steps {
@@ -258,12 +249,6 @@ fn run(name: &str, steps: usize) -> (u64, Simulation) {
 
 #[test]
 fn every_scene_runs_600_steps_without_nan_and_repeats_its_hash() {
-    if !contacts_available() {
-        eprintln!(
-            "SKIPPED: contact manifolds are not implemented yet; this test runs once they are"
-        );
-        return;
-    }
     for name in SCENES {
         let (first, sim) = run(name, 600);
         let (second, _) = run(name, 600);
