@@ -4,11 +4,13 @@
 use circlet::math::{Pose, vec2};
 use circlet::query::{contact, distance, intersects, point_inside};
 use circlet::shape::{
-    Aabb, Capsule, Circle, ConvexPolygon, Corner, OrientedRect, Shape, ShapeError, SimplePolygon,
-    TileTriangle,
+    Aabb, Capsule, Circle, ConvexPolygon, Corner, OrientedRect, Shape, SimplePolygon, TileTriangle,
+    TreeBuilder,
 };
 
-fn demo_shapes() -> Result<Vec<(&'static str, Shape, Pose)>, ShapeError> {
+type DemoScene = Vec<(&'static str, Shape, Pose)>;
+
+fn demo_shapes() -> Result<DemoScene, Box<dyn std::error::Error>> {
     let at = |x: f32, y: f32, angle: f32| Pose::new(vec2(x, y), angle);
     let l_outline = [
         vec2(0.0, 0.0),
@@ -53,6 +55,17 @@ fn demo_shapes() -> Result<Vec<(&'static str, Shape, Pose)>, ShapeError> {
             "ell",
             SimplePolygon::new(&l_outline)?.into(),
             at(-1.5, 0.8, 0.0),
+        ),
+        (
+            "ship",
+            TreeBuilder::node(vec2(0.0, 0.0), 1.0)
+                .part("hull")
+                .child(TreeBuilder::node(vec2(0.5, 0.0), 0.45).part("cockpit"))
+                .child(TreeBuilder::node(vec2(-0.5, 0.0), 0.45).part("engine"))
+                .build()?
+                .0
+                .into(),
+            at(1.8, -1.2, 0.4),
         ),
     ])
 }
