@@ -1,15 +1,19 @@
 //! Continuous collision benchmarks, one group per capability:
-//! - `cast`: thick shots against a regular polygon(8) (casts per second);
+//! - `cast`: thick shots against a regular polygon(8) and against the
+//!   64-leaf tree of the tree benches, `samples::body_64()` (casts per
+//!   second);
 //! - `toi_linear`: polygon–polygon SAT sweep (ns per query);
-//! - `toi_rotating`: conservative advancement, polygon–polygon (ns per
-//!   query; the average number of advancement iterations is printed). Needs
-//!   the crate's `closest_points`, skipped until it is merged.
+//! - `toi_rotating`: conservative advancement, polygon–polygon and
+//!   tree(64 leaves)–polygon (ns per query; the average number of
+//!   advancement iterations per hit is printed).
 //!
 //! Every group runs over a fixed, seeded set of scenes (about half hit).
+//! Run with `cargo bench --bench ccd -- --warm-up-time 1 --measurement-time 3`.
 
 use circlet::math::{Pose, Real, Vec2, vec2};
 use circlet::query::cast::{Shot, cast};
 use circlet::query::time_of_impact::{Motion, time_of_impact};
+use circlet::shape::circle_tree::samples;
 use circlet::shape::{ConvexPolygon, Shape};
 use criterion::{BenchmarkId, Criterion, Throughput, black_box, criterion_group, criterion_main};
 
@@ -75,28 +79,36 @@ fn moving_pairs(angular: Real) -> Vec<(Pose, Motion, Pose, Motion)> {
         .collect()
 }
 
-fn cast_polygon(c: &mut Criterion) {
-    let polygon = Shape::from(ConvexPolygon::regular(8, 1.0, 0.2).unwrap());
+fn cast_targets(c: &mut Criterion) {
+    let targets = [
+        (
+            "thick_shot_polygon8",
+            Shape::from(ConvexPolygon::regular(8, 1.0, 0.2).unwrap()),
+        ),
+        ("thick_shot_tree64", Shape::from(samples::body_64())),
+    ];
     let pose = Pose::new(vec2(0.0, 0.0), 0.3);
     let shots = shots();
-    let hits = shots
-        .iter()
-        .filter(|s| cast(s, &polygon, &pose).unwrap().is_some())
-        .count();
-    eprintln!("cast: {hits} of {SCENES} thick shots hit the polygon(8)");
     let mut group = c.benchmark_group("cast");
     group.throughput(Throughput::Elements(SCENES as u64));
-    group.bench_function("thick_shot_polygon8", |b| {
-        b.iter(|| {
-            let mut found = 0;
-            for shot in &shots {
-                found += cast(black_box(shot), black_box(&polygon), &pose)
-                    .unwrap()
-                    .is_some() as usize;
-            }
-            found
-        })
-    });
+    for (name, target) in &targets {
+        let hits = shots
+            .iter()
+            .filter(|s| cast(s, target, &pose).unwrap().is_some())
+            .count();
+        eprintln!("cast: {hits} of {SCENES} thick shots hit ({name})");
+        group.bench_function(*name, |b| {
+            b.iter(|| {
+                let mut found = 0;
+                for shot in &shots {
+                    found += cast(black_box(shot), black_box(target), &pose)
+                        .unwrap()
+                        .is_some() as usize;
+                }
+                found
+            })
+        });
+    }
     group.finish();
 }
 
@@ -128,35 +140,35 @@ fn toi_polygons(c: &mut Criterion) {
     group.finish();
 
     let pairs = moving_pairs(1.0);
-    let (mut hits, mut iterations) = (0usize, 0usize);
-    for (pa, ma, pb, mb) in &pairs {
-        if let Some(toi) = time_of_impact(&a, pa, ma, &b, pb, mb).unwrap() {
-            hits += 1;
-            iterations += toi.iterations as usize;
-        }
-    }
-    eprintln!(
-        "toi_rotating: {hits} of {SCENES} pairs touch, {:.2} advancement iterations on average per hit",
-        iterations as f64 / hits.max(1) as f64
-    );
+    let tree = Shape::from(samples::body_64());
     let mut group = c.benchmark_group("toi_rotating");
     group.throughput(Throughput::Elements(SCENES as u64));
-    group.bench_function(
-        BenchmarkId::new("advancement", "polygon8_polygon6"),
-        |bench| {
+    for (name, first) in [("polygon8_polygon6", &a), ("tree64_polygon6", &tree)] {
+        let (mut hits, mut iterations) = (0usize, 0usize);
+        for (pa, ma, pb, mb) in &pairs {
+            if let Some(toi) = time_of_impact(first, pa, ma, &b, pb, mb).unwrap() {
+                hits += 1;
+                iterations += toi.iterations as usize;
+            }
+        }
+        eprintln!(
+            "toi_rotating ({name}): {hits} of {SCENES} pairs touch, {:.2} advancement iterations on average per hit",
+            iterations as f64 / hits.max(1) as f64
+        );
+        group.bench_function(BenchmarkId::new("advancement", name), |bench| {
             bench.iter(|| {
                 let mut found = 0;
                 for (pa, ma, pb, mb) in &pairs {
-                    found += time_of_impact(black_box(&a), pa, ma, black_box(&b), pb, mb)
+                    found += time_of_impact(black_box(first), pa, ma, black_box(&b), pb, mb)
                         .unwrap()
                         .is_some() as usize;
                 }
                 found
             })
-        },
-    );
+        });
+    }
     group.finish();
 }
 
-criterion_group!(benches, cast_polygon, toi_polygons);
+criterion_group!(benches, cast_targets, toi_polygons);
 criterion_main!(benches);

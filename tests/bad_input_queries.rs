@@ -1,7 +1,7 @@
 //! Queries given unusable poses or points never panic.
 //!
 //! Locks: `intersects`, `distance`, `closest_points` and `point_inside` over
-//! all 100 ordered kind pairs with NaN or infinite translations, NaN
+//! all ordered kind pairs (circle trees included) with NaN or infinite translations, NaN
 //! rotations, NaN, zero, negative or infinite scales (on either side), and
 //! `point_inside` with NaN and infinite query points. The answers are
 //! unspecified (`Pose` documents it); only the absence of a panic is locked,
@@ -11,8 +11,8 @@
 use circlet::math::{Pose, Real, vec2};
 use circlet::query::{closest_points, distance, intersects, point_inside};
 use circlet::shape::{
-    Aabb, Capsule, Circle, ConvexPolygon, Corner, Line, OrientedRect, Point, Segment, Shape,
-    SimplePolygon, TileTriangle,
+    Aabb, Capsule, Circle, CircleTree, ConvexPolygon, Corner, Line, OrientedRect, Point, Segment,
+    Shape, SimplePolygon, TileTriangle,
 };
 
 const NAN: Real = Real::NAN;
@@ -39,6 +39,17 @@ fn one_of_each_kind() -> Vec<Shape> {
                 vec2(1.0, 2.0),
                 vec2(0.0, 2.0),
             ])
+            .unwrap(),
+        ),
+        Shape::from(
+            CircleTree::from_leaves(
+                &[
+                    Circle::new(vec2(-0.5, 0.0), 0.6).unwrap(),
+                    Circle::new(vec2(0.7, 0.2), 0.4).unwrap(),
+                    Circle::new(vec2(0.0, 0.9), 0.3).unwrap(),
+                ],
+                2,
+            )
             .unwrap(),
         ),
     ]

@@ -15,8 +15,8 @@ use circlet::query::time_of_impact::{
     conservative_advancement, time_of_impact,
 };
 use circlet::shape::{
-    Aabb, Capsule, Circle, ConvexPolygon, Corner, Line, OrientedRect, Shape, SimplePolygon,
-    TileTriangle,
+    Aabb, Capsule, Circle, CircleTree, ConvexPolygon, Corner, Line, OrientedRect, Shape,
+    SimplePolygon, TileTriangle,
 };
 
 fn solids() -> Vec<Shape> {
@@ -40,6 +40,15 @@ fn solids() -> Vec<Shape> {
             vec2(0.0, -0.1),
             vec2(-0.5, 0.5),
         ])
+        .unwrap()
+        .into(),
+        CircleTree::from_leaves(
+            &[
+                Circle::new(vec2(-0.2, 0.0), 0.35).unwrap(),
+                Circle::new(vec2(0.3, 0.05), 0.3).unwrap(),
+            ],
+            2,
+        )
         .unwrap()
         .into(),
     ]
@@ -209,6 +218,19 @@ fn motion_errors_name_the_shape_and_field() {
         time_of_impact(&ball, &here, &still, &line, &there, &still),
         Err(ToiError::UnsupportedShape { which: "b", .. })
     ));
+    // A line against a circle tree, either way round, spinning or not.
+    let tree = solids().pop().unwrap();
+    let spin = Motion::new(vec2(0.0, 0.0), 1.0);
+    for motion in [still, spin] {
+        assert!(matches!(
+            time_of_impact(&line, &here, &motion, &tree, &there, &still),
+            Err(ToiError::UnsupportedShape { which: "a", .. })
+        ));
+        assert!(matches!(
+            time_of_impact(&tree, &here, &motion, &line, &there, &still),
+            Err(ToiError::UnsupportedShape { which: "b", .. })
+        ));
+    }
     let mut body = SweptBody::from_shape(&ball, here, still);
     body.length_scale = Real::NAN;
     let good = SweptBody::from_shape(&ball, there, still);

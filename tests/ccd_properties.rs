@@ -16,18 +16,27 @@
 //! capsule body–each kind, thick shot–each kind (one family per target
 //! kind), rotating polygon–polygon by conservative advancement driven by the
 //! oracle's closest points, and rotating polygon–polygon through
-//! `time_of_impact` (needs the crate's `closest_points`; skipped until it is
-//! merged). Tree families come with circle trees.
+//! `time_of_impact`.
+//!
+//! Circle trees (2–8 leaf discs, the oracle's union of leaf circles):
+//! tree–tree and tree–each kind under linear motion (the swept descent),
+//! rotating tree–polygon (conservative advancement with the tree-aware
+//! closest points) and the thick shot against a tree. Every generated leaf
+//! is its own part, so these families also check (d): the reported part
+//! names a leaf that touches the other shape at the reported fraction
+//! (within the same tolerance), or overlaps it for "overlapping at start".
 
 mod common;
 
+use circlet::query::Toi;
 use circlet::query::cast::{cast, cast_all};
 use circlet::query::time_of_impact::{
     SweptBody, ToiStatus, advancement_tolerance, conservative_advancement, time_of_impact,
 };
+use circlet::shape::{PartId, Shape};
 use common::generate::{self, Scenario, ShotScenario};
-use common::oracle::{OBody, OShape, P};
-use common::{PointOn, Reported, Tally, check, tolerance, tolerance_with};
+use common::oracle::{self, OBody, OShape, P};
+use common::{PointOn, Reported, Tally, Tolerance, check, tolerance, tolerance_with};
 use proptest::strategy::Strategy;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use std::cell::RefCell;
@@ -92,7 +101,56 @@ fn toi_case(s: &Scenario, tally: &mut Tally) -> Result<(), String> {
         may_be_early: false,
         point_on: PointOn::Both,
     });
-    check(reported, &a, &b, tolerance(&a, &b), tally)
+    let tol = tolerance(&a, &b);
+    check(reported, &a, &b, tol, tally)?;
+    toi.map_or(Ok(()), |toi| check_toi_parts(s, &toi, tol))
+}
+
+/// The leaf a part names in a generated tree (each leaf is its own part),
+/// or `None` for a shape that is not a tree.
+fn named_leaf(shape: &Shape, part: Option<PartId>) -> Result<Option<Shape>, String> {
+    let Shape::Tree(tree) = shape else {
+        return match part {
+            None => Ok(None),
+            Some(part) => Err(format!("a {:?} reported part {part:?}", shape.kind())),
+        };
+    };
+    let part = part.ok_or("a tree contact without a part")?;
+    let leaf = tree
+        .leaves()
+        .iter()
+        .find(|&&leaf| tree.node(leaf as usize).and_then(|n| n.own_part()) == Some(part))
+        .ok_or(format!("part {part:?} names no leaf"))?;
+    Ok(tree.node(*leaf as usize).map(|n| Shape::from(n.circle())))
+}
+
+/// (d): each reported part names a leaf that is (within the tolerance) the
+/// closest to the other body at the reported fraction: touching it for a
+/// contact, overlapping it at the start, as far as the whole bodies for an
+/// answer at the iteration cap.
+fn check_toi_parts(s: &Scenario, toi: &Toi, tol: Tolerance) -> Result<(), String> {
+    let leaf_a = named_leaf(&s.a, toi.part_a)?;
+    let leaf_b = named_leaf(&s.b, toi.part_b)?;
+    if leaf_a.is_none() && leaf_b.is_none() {
+        return Ok(());
+    }
+    let t = toi.fraction as f64;
+    let whole = oracle::signed_distance(
+        &OBody::new(&s.a, &s.pose_a, &s.motion_a),
+        &OBody::new(&s.b, &s.pose_b, &s.motion_b),
+        t,
+        f64::INFINITY,
+    );
+    let a = OBody::new(leaf_a.as_ref().unwrap_or(&s.a), &s.pose_a, &s.motion_a);
+    let b = OBody::new(leaf_b.as_ref().unwrap_or(&s.b), &s.pose_b, &s.motion_b);
+    let gap = oracle::signed_distance(&a, &b, t, f64::INFINITY);
+    if gap > whole.max(0.0) + tol.distance {
+        return Err(format!(
+            "(d) parts {:?} / {:?} are {gap:.3e} apart at {t} ({:?}), the bodies {whole:.3e}",
+            toi.part_a, toi.part_b, toi.status
+        ));
+    }
+    Ok(())
 }
 
 fn shot_case(s: &ShotScenario, tally: &mut Tally) -> Result<(), String> {
@@ -108,7 +166,26 @@ fn shot_case(s: &ShotScenario, tally: &mut Tally) -> Result<(), String> {
         may_be_early: false,
         point_on: PointOn::B,
     });
-    check(reported, &shot, &target, tolerance(&shot, &target), tally)
+    let tol = tolerance(&shot, &target);
+    check(reported, &shot, &target, tol, tally)?;
+    // (d) for trees: the part names a leaf the shot touches there.
+    if let Some(hit) = hit
+        && let Some(leaf) = named_leaf(&s.target, hit.part)?
+    {
+        let gap = oracle::signed_distance(
+            &shot,
+            &OBody::at(&leaf, &s.pose),
+            hit.fraction as f64,
+            f64::INFINITY,
+        );
+        if gap > tol.distance {
+            return Err(format!(
+                "(d) part {:?} is {gap:.3e} from the shot at {}",
+                hit.part, hit.fraction
+            ));
+        }
+    }
+    Ok(())
 }
 
 #[test]
@@ -348,7 +425,9 @@ fn rotating_check(
         may_be_early: toi.status == ToiStatus::IterationLimit,
         point_on: PointOn::Both,
     });
-    check(reported, &a, &b, tolerance_with(&a, &b, declared), tally)
+    let tol = tolerance_with(&a, &b, declared);
+    check(reported, &a, &b, tol, tally)?;
+    toi.map_or(Ok(()), |toi| check_toi_parts(s, &toi, tol))
 }
 
 #[test]
@@ -379,5 +458,45 @@ fn rotating_polygon_polygon_time_of_impact() {
                 .map_err(|e| e.to_string())?;
             rotating_check(s, toi, tally)
         },
+    );
+}
+
+#[test]
+fn tree_tree_linear() {
+    run_family(
+        "tree-tree",
+        generate::scenario(generate::tree(), generate::tree(), 0.0),
+        toi_case,
+    );
+}
+
+#[test]
+fn tree_each_kind_linear() {
+    run_family(
+        "tree-each kind",
+        generate::scenario(generate::tree(), generate::solid(), 0.0),
+        toi_case,
+    );
+}
+
+#[test]
+fn rotating_tree_polygon_time_of_impact() {
+    run_family(
+        "rotating tree-polygon",
+        generate::scenario(generate::tree(), generate::polygon(), 3.0),
+        |s, tally| {
+            let toi = time_of_impact(&s.a, &s.pose_a, &s.motion_a, &s.b, &s.pose_b, &s.motion_b)
+                .map_err(|e| e.to_string())?;
+            rotating_check(s, toi, tally)
+        },
+    );
+}
+
+#[test]
+fn thick_shot_tree() {
+    run_family(
+        "shot-tree",
+        generate::shot_scenario(generate::tree()),
+        shot_case,
     );
 }

@@ -12,6 +12,23 @@
 //!   points, segments, lines and simple polygons, with and without a
 //!   speculative margin).
 //!
+//!
+//! Circle trees (2–8 random leaf discs with parts, against every kind and
+//! each other) lock what holds for a union of discs:
+//! - symmetry: a tree against another kind is one function and its flip, so
+//!   `contact(b, a)` is exactly `contact(a, b)` flipped; tree against tree
+//!   has the opposite normal and the same depth;
+//! - invariance: a common rotation + translation + scale scales the depth,
+//!   keeps the set of touching leaves (unless a leaf is within ε of touching)
+//!   and, with one touching leaf, rotates the normal and moves the point;
+//! - every point names a leaf (feature id) and its part, lies midway between
+//!   that leaf and the other shape, and `depth()` is the deepest leaf's
+//!   contact depth (each leaf checked on its own as a circle).
+//!
+//! The depth property above (moving B by depth ± ε) does NOT hold for trees:
+//! the reduced normal averages the leaves' normals, and the depth is the
+//! deepest leaf's, not the minimum translation of a non-convex union.
+//!
 //! Tolerances: ε = 1e-4 m, not scaled with the shapes. The pairs reach about
 //! 60 m at most (±20 m poses, shapes up to ~10 m, the common motion), where
 //! one f32 rounding is ~4e-6 m and a depth computed from transformed vertices
@@ -22,205 +39,18 @@
 //! disc centred on a vertex (the depth is not): a normal that differs is
 //! accepted when it is itself a minimum translation direction within ε.
 
+mod support;
+
 use circlet::math::{Pose, Real, Vec2, vec2};
-use circlet::query::{Manifold, Placed, contact, contact_with_margin};
-use circlet::shape::{
-    Aabb, Capsule, Circle, ConvexPolygon, Corner, Line, OrientedRect, Point, Segment, Shape,
-    SimplePolygon, TileTriangle,
-};
+use circlet::query::tree::LeafContact;
+use circlet::query::{Manifold, contact, contact_with_margin};
+use circlet::shape::Shape;
 use proptest::prelude::*;
 use std::f32::consts::PI;
-
-/// Steps of [`real`]: 2^24, the resolution of an f32 in [1, 2).
-const REAL_STEPS: u32 = 1 << 24;
+use support::contact::*;
 
 /// ε of the module docs (metres).
 const EPSILON: Real = 1e-4;
-
-/// A real in `[low, high]`, drawn as an integer step: proptest's own f32
-/// range sampler trips a debug assertion on rare draws near the bounds.
-fn real(low: Real, high: Real) -> impl Strategy<Value = Real> + Clone {
-    (0..=REAL_STEPS).prop_map(move |k| low + (high - low) * (k as Real / REAL_STEPS as Real))
-}
-
-/// A vector with both coordinates in `[low, high]`.
-fn vector(low: Real, high: Real) -> impl Strategy<Value = Vec2> + Clone {
-    (real(low, high), real(low, high)).prop_map(|(x, y)| vec2(x, y))
-}
-
-/// An angle in [-π, π] (radians).
-fn angle() -> impl Strategy<Value = Real> + Clone {
-    real(-PI, PI)
-}
-
-/// A convex polygon: `n` points at increasing angles on the unit circle,
-/// stretched and sheared by a random linear map (which keeps it convex).
-fn convex_polygon() -> impl Strategy<Value = ConvexPolygon> {
-    (3usize..=8)
-        .prop_flat_map(|n| {
-            (
-                proptest::collection::vec(real(0.3, 1.0), n),
-                angle(),
-                real(0.3, 2.0),
-                real(0.3, 2.0),
-                real(-1.0, 1.0),
-                vector(-1.0, 1.0),
-            )
-        })
-        .prop_filter_map(
-            "collinear after the shear",
-            |(gaps, phase, sx, sy, shear, center)| {
-                let total: Real = gaps.iter().sum();
-                let mut angle = phase;
-                let points: Vec<Vec2> = gaps
-                    .iter()
-                    .map(|gap| {
-                        angle += gap / total * 2.0 * PI;
-                        let (x, y) = (angle.cos(), angle.sin());
-                        center + vec2(sx * x + shear * y, sy * y)
-                    })
-                    .collect();
-                ConvexPolygon::new(&points).ok()
-            },
-        )
-}
-
-/// Any convex solid shape kind.
-fn convex_solid() -> BoxedStrategy<Shape> {
-    let corner = prop_oneof![
-        Just(Corner::UpperLeft),
-        Just(Corner::UpperRight),
-        Just(Corner::LowerLeft),
-        Just(Corner::LowerRight)
-    ];
-    prop_oneof![
-        (vector(-1.0, 1.0), real(0.1, 2.0))
-            .prop_map(|(c, r)| Shape::from(Circle::new(c, r).unwrap())),
-        (vector(-1.5, 1.5), vector(-1.5, 1.5), real(0.05, 1.0))
-            .prop_map(|(a, b, r)| Shape::from(Capsule::new(a, b, r).unwrap())),
-        (vector(-2.0, 1.0), vector(0.1, 3.0))
-            .prop_map(|(min, size)| Shape::from(Aabb::new(min, min + size).unwrap())),
-        (vector(-1.0, 1.0), vector(0.05, 1.5), angle())
-            .prop_map(|(c, half, angle)| Shape::from(OrientedRect::new(c, half, angle).unwrap())),
-        convex_polygon().prop_map(Shape::from),
-        (vector(-2.0, 1.0), vector(0.1, 3.0), corner).prop_map(|(min, size, corner)| Shape::from(
-            TileTriangle::new(min, min + size, corner).unwrap()
-        )),
-    ]
-    .boxed()
-}
-
-/// Every shape kind, including those without area and simple polygons.
-fn any_shape() -> BoxedStrategy<Shape> {
-    let star = (5usize..=10)
-        .prop_flat_map(|n| proptest::collection::vec((real(0.3, 1.0), real(0.3, 2.0)), n))
-        .prop_filter_map("degenerate outline", |spokes| {
-            let total: Real = spokes.iter().map(|(gap, _)| gap).sum();
-            let mut angle = 0.0;
-            let points: Vec<Vec2> = spokes
-                .iter()
-                .map(|(gap, radius)| {
-                    angle += gap / total * 2.0 * PI;
-                    vec2(radius * angle.cos(), radius * angle.sin())
-                })
-                .collect();
-            SimplePolygon::new(&points).ok().map(Shape::from)
-        });
-    prop_oneof![
-        4 => convex_solid(),
-        1 => vector(-1.0, 1.0).prop_map(|p| Shape::from(Point::new(p).unwrap())),
-        1 => (vector(-1.5, 1.5), vector(-1.5, 1.5)).prop_map(|(a, b)| Shape::from(Segment::new(a, b).unwrap())),
-        1 => (vector(-1.0, 1.0), angle())
-            .prop_map(|(p, angle)| Shape::from(Line::new(p, vec2(angle.cos(), angle.sin())).unwrap())),
-        2 => star,
-    ]
-    .boxed()
-}
-
-/// Largest distance from the pose's origin to a point of the placed shape
-/// (infinite for a line, whose reach is not bounded).
-fn bounding_radius(shape: &Shape, pose: &Pose) -> Real {
-    let o = pose.translation;
-    match Placed::new(shape, pose) {
-        Placed::Point(p) => (p - o).norm(),
-        Placed::Line { point, .. } => (point - o).norm(),
-        Placed::Segment(a, b) => (a - o).norm().max((b - o).norm()),
-        Placed::Capsule(a, b, r) => (a - o).norm().max((b - o).norm()) + r,
-        Placed::Circle(c, r) => (c - o).norm() + r,
-        Placed::Polygon(p) => p
-            .vertices
-            .iter()
-            .map(|v| (v - o).norm())
-            .fold(0.0, Real::max),
-        Placed::Simple(s, pose) => s
-            .vertices()
-            .iter()
-            .map(|v| (pose.transform_point(*v) - o).norm())
-            .fold(0.0, Real::max),
-    }
-}
-
-/// Two shapes and their poses, B placed near A so that about half the pairs touch.
-#[derive(Clone, Debug)]
-struct Pair {
-    a: Shape,
-    pose_a: Pose,
-    b: Shape,
-    pose_b: Pose,
-}
-
-impl Pair {
-    /// Largest world coordinate the pair reaches (metres).
-    fn reach(&self) -> Real {
-        let ra = bounding_radius(&self.a, &self.pose_a).min(1e3);
-        let rb = bounding_radius(&self.b, &self.pose_b).min(1e3);
-        (self.pose_a.translation.abs().max() + ra).max(self.pose_b.translation.abs().max() + rb)
-    }
-
-    /// The pair with B moved by `offset`.
-    fn with_b_moved(&self, offset: Vec2) -> Pair {
-        let mut moved = self.clone();
-        moved.pose_b.translation += offset;
-        moved
-    }
-
-    fn contact(&self) -> Option<Manifold> {
-        contact(&self.a, &self.pose_a, &self.b, &self.pose_b)
-    }
-}
-
-/// A pose within the ranges of the module docs.
-fn pose() -> impl Strategy<Value = Pose> {
-    (vector(-20.0, 20.0), angle(), real(0.2, 5.0))
-        .prop_map(|(translation, angle, scale)| Pose::new(translation, angle).with_scale(scale))
-}
-
-/// Two shapes drawn from `shapes`, B placed at a random fraction (up to 0.8)
-/// of the two bounding radii from A, so that about 40% of the pairs touch.
-fn pair_of(shapes: BoxedStrategy<Shape>) -> impl Strategy<Value = Pair> {
-    (
-        shapes.clone(),
-        pose(),
-        shapes,
-        angle(),
-        real(0.2, 5.0),
-        angle(),
-        real(0.0, 0.8),
-    )
-        .prop_map(|(a, pose_a, b, angle_b, scale_b, direction, fraction)| {
-            let mut pose_b = Pose::new(vec2(0.0, 0.0), angle_b).with_scale(scale_b);
-            let reach =
-                bounding_radius(&a, &pose_a).min(50.0) + bounding_radius(&b, &pose_b).min(50.0);
-            pose_b.translation =
-                pose_a.translation + vec2(direction.cos(), direction.sin()) * (fraction * reach);
-            Pair {
-                a,
-                pose_a,
-                b,
-                pose_b,
-            }
-        })
-}
 
 /// True when `normal` is as good a contact normal for `pair` as the one it
 /// is compared with: either the two agree, or moving B along `normal` by
@@ -251,55 +81,6 @@ fn point_count_is_fragile(pair: &Pair) -> bool {
         let nudged = pair.with_b_moved(vec2(angle.cos(), angle.sin()) * EPSILON);
         nudged.contact().map_or(0, |m| m.points.len()) != count
     })
-}
-
-/// Signed distance from `p` to the boundary of a placed convex shape
-/// (negative inside), computed here independently of the library.
-fn signed_distance(shape: &Shape, pose: &Pose, p: Vec2) -> Real {
-    let to_segment = |a: Vec2, b: Vec2| {
-        let ab = b - a;
-        let t = if ab.norm_squared() > 0.0 {
-            ((p - a).dot(&ab) / ab.norm_squared()).clamp(0.0, 1.0)
-        } else {
-            0.0
-        };
-        (a + ab * t - p).norm()
-    };
-    let polygon = |vertices: &[Vec2]| {
-        let n = vertices.len();
-        let mut inside = Real::NEG_INFINITY;
-        let mut outside = Real::INFINITY;
-        for i in 0..n {
-            let (a, b) = (vertices[i], vertices[(i + 1) % n]);
-            let e = b - a;
-            let normal = vec2(e.y, -e.x) / e.norm();
-            inside = inside.max(normal.dot(&(p - a)));
-            outside = outside.min(to_segment(a, b));
-        }
-        if inside <= 0.0 { inside } else { outside }
-    };
-    match Placed::new(shape, pose) {
-        Placed::Point(q) => (p - q).norm(),
-        Placed::Line { point, direction } => {
-            (p - point).dot(&vec2(-direction.y, direction.x)).abs()
-        }
-        Placed::Segment(a, b) => to_segment(a, b),
-        Placed::Capsule(a, b, r) => to_segment(a, b) - r,
-        Placed::Circle(c, r) => (p - c).norm() - r,
-        Placed::Polygon(w) => polygon(&w.vertices),
-        Placed::Simple(s, pose) => s
-            .pieces()
-            .iter()
-            .map(|piece| {
-                let world: Vec<Vec2> = piece
-                    .vertices()
-                    .iter()
-                    .map(|v| pose.transform_point(*v))
-                    .collect();
-                polygon(&world)
-            })
-            .fold(Real::INFINITY, Real::min),
-    }
 }
 
 /// Checks finiteness, the unit normal, depths against the margin and that
@@ -463,5 +244,132 @@ proptest! {
                 check_manifold(&pair, &m, margin)?;
             }
         }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(10_000))]
+
+    #[test]
+    fn trees_swap_to_the_flipped_manifold(pair in pair_from(tree_shape(), with_trees()), margin in real(0.0, 0.5)) {
+        let ab = contact_with_margin(&pair.a, &pair.pose_a, &pair.b, &pair.pose_b, margin);
+        let ba = contact_with_margin(&pair.b, &pair.pose_b, &pair.a, &pair.pose_a, margin);
+        if !matches!(pair.b, Shape::Tree(_)) {
+            // One function for the pair, flipped for the other order.
+            prop_assert_eq!(ab.map(Manifold::flipped), ba);
+            return Ok(());
+        }
+        let tolerance = 1e-5 * pair.reach().max(1.0);
+        match (ab, ba) {
+            (None, None) => {}
+            (Some(ab), Some(ba)) => {
+                prop_assert!((ab.depth() - ba.depth()).abs() <= tolerance, "depths {} vs {}", ab.depth(), ba.depth());
+                prop_assert!((ab.normal + ba.normal).norm() < 1e-4, "normals {:?} vs {:?}", ab.normal, ba.normal);
+                prop_assert_eq!(ab.points.len(), ba.points.len());
+            }
+            (ab, ba) => {
+                let depth = ab.or(ba).map_or(0.0, |m| m.depth());
+                prop_assert!((depth + margin).abs() <= tolerance, "one-sided contact of depth {depth}");
+            }
+        }
+    }
+
+    #[test]
+    fn tree_contacts_follow_a_common_motion(
+        pair in pair_from(tree_shape(), with_trees()),
+        turn in angle(),
+        shift in vector(-10.0, 10.0),
+        scale in real(0.5, 2.0),
+    ) {
+        let center = pair.pose_a.translation;
+        let motion = Pose::from_translation(center + shift)
+            .compose(&Pose::new(vec2(0.0, 0.0), turn).with_scale(scale))
+            .compose(&Pose::from_translation(-center));
+        let moved = Pair {
+            a: pair.a.clone(),
+            pose_a: motion.compose(&pair.pose_a),
+            b: pair.b.clone(),
+            pose_b: motion.compose(&pair.pose_b),
+        };
+        let tolerance = EPSILON * scale.max(1.0);
+        let (before, after) = match (pair.contact(), moved.contact()) {
+            (None, None) => return Ok(()),
+            (Some(before), Some(after)) => (before, after),
+            (before, after) => {
+                let depth = before.map(|m| m.depth() * scale).or(after.map(|m| m.depth())).unwrap_or(0.0);
+                prop_assert!(depth.abs() <= tolerance, "contact of depth {depth} lost or gained");
+                return Ok(());
+            }
+        };
+        prop_assert!((after.depth() - scale * before.depth()).abs() <= tolerance,
+            "depth {} became {} under scale {scale}", before.depth(), after.depth());
+        let key = |c: &LeafContact| (c.node_a, c.node_b, c.id);
+        let (leaves_before, leaves_after) = (leaf_contacts(&pair), leaf_contacts(&moved));
+        if leaves_before.iter().map(key).ne(leaves_after.iter().map(key)) {
+            // Only leaves touching within rounding may come or go.
+            for c in leaves_before.iter().filter(|c| !leaves_after.iter().any(|d| key(d) == key(c))) {
+                prop_assert!(c.depth.abs() * scale <= tolerance, "leaf contact {c:?} lost");
+            }
+            for c in leaves_after.iter().filter(|c| !leaves_before.iter().any(|d| key(d) == key(c))) {
+                prop_assert!(c.depth.abs() <= tolerance, "leaf contact {c:?} gained");
+            }
+            return Ok(());
+        }
+        // One touching leaf against a round shape: a well-conditioned normal.
+        let round = matches!(pair.b, Shape::Tree(_) | Shape::Circle(_) | Shape::Capsule(_) | Shape::Point(_));
+        if leaves_before.len() == 1 && round {
+            let turned = motion.rotate(before.normal);
+            prop_assert!((after.normal - turned).norm() < 1e-4, "normal {:?} vs {:?}", after.normal, turned);
+            let moved_point = motion.transform_point(before.points[0].point);
+            prop_assert!((after.points[0].point - moved_point).norm() <= 10.0 * tolerance,
+                "point {:?} vs {:?}", after.points[0].point, moved_point);
+            prop_assert_eq!(after.points[0].part_a, before.points[0].part_a);
+        }
+    }
+
+    #[test]
+    fn tree_manifolds_name_their_leaves(pair in pair_from(tree_shape(), with_trees()), margin in real(0.0, 0.5), swap in any::<bool>()) {
+        let pair = if swap { pair.swapped() } else { pair };
+        let Some(m) = contact_with_margin(&pair.a, &pair.pose_a, &pair.b, &pair.pose_b, margin) else {
+            return Ok(());
+        };
+        let tolerance = 2.0 * EPSILON;
+        prop_assert!((m.normal.norm() - 1.0).abs() < 1e-5, "normal {:?}", m.normal);
+        prop_assert!(!m.points.is_empty() && m.points.len() <= 4, "{} points", m.points.len());
+        let (leaves_a, leaves_b) = (world_leaves(&pair.a, &pair.pose_a), world_leaves(&pair.b, &pair.pose_b));
+        for point in &m.points {
+            prop_assert!(point.point.x.is_finite() && point.point.y.is_finite() && point.depth.is_finite());
+            prop_assert!(point.depth >= -margin - tolerance, "depth {} beyond margin {margin}", point.depth);
+            let allowed = 0.5 * point.depth.abs() + tolerance;
+            for (shape, pose, leaves, node, part) in [
+                (&pair.a, &pair.pose_a, &leaves_a, point.id.feature_a(), point.part_a),
+                (&pair.b, &pair.pose_b, &leaves_b, point.id.feature_b(), point.part_b),
+            ] {
+                let surface = match shape {
+                    Shape::Tree(t) => {
+                        // The id names the leaf, the part is that leaf's.
+                        let leaf = leaves.iter().find(|(i, _)| *i == node as u32);
+                        prop_assert!(leaf.is_some(), "feature {node} is not a leaf");
+                        prop_assert_eq!(part, t.part_of(node as usize));
+                        signed_distance(&leaf.unwrap().1, &Pose::IDENTITY, point.point)
+                    }
+                    other => signed_distance(other, pose, point.point),
+                };
+                prop_assert!(surface.abs() <= allowed, "point {:?} is {surface} from {:?}, depth {}", point.point, shape.kind(), point.depth);
+            }
+        }
+        // The deepest leaf, each leaf a circle on its own.
+        let single = |shape: &Shape, pose: &Pose, leaves: &[(u32, Shape)]| -> Vec<(Shape, Pose)> {
+            if leaves.is_empty() { vec![(shape.clone(), *pose)] } else { leaves.iter().map(|(_, c)| (c.clone(), Pose::IDENTITY)).collect() }
+        };
+        let mut deepest = Real::NEG_INFINITY;
+        for (a, pa) in single(&pair.a, &pair.pose_a, &leaves_a) {
+            for (b, pb) in single(&pair.b, &pair.pose_b, &leaves_b) {
+                if let Some(leaf) = contact_with_margin(&a, &pa, &b, &pb, margin) {
+                    deepest = deepest.max(leaf.depth());
+                }
+            }
+        }
+        prop_assert!((m.depth() - deepest).abs() <= 1e-5 * pair.reach().max(1.0), "depth {} vs deepest leaf {deepest}", m.depth());
     }
 }

@@ -1,9 +1,10 @@
 //! Properties of `intersects`, `distance` / `closest_points` and `point_inside`
-//! over all 100 ordered pairs of the 10 shape kinds, random valid shapes and
-//! random poses (rotation, translation within ±20 m, scale 0.2..5).
+//! over all 121 ordered pairs of the 11 shape kinds (circle trees of 2–8
+//! random leaf discs included), random valid shapes and random poses
+//! (rotation, translation within ±20 m, scale 0.2..5).
 //!
 //! Each proptest case draws two independent shapes of every kind, so every
-//! property is checked on all 100 ordered kind pairs in each of its 10,000 cases.
+//! property is checked on all 121 ordered kind pairs in each of its 10,000 cases.
 //!
 //! Locks:
 //! - symmetry: `intersects(a, b) == intersects(b, a)` and
@@ -19,14 +20,16 @@
 //! - circles are bracketed by 64-gons: the inscribed one intersecting implies
 //!   the circle does, the circle intersecting implies the circumscribed one
 //!   does, and the distances are ordered the same way;
-//! - `point_inside` equals `intersects(Point, shape)`, and for simple polygons
-//!   the even-odd rule agrees with the union of the convex pieces.
+//! - `point_inside` equals `intersects(Point, shape)`, for simple polygons
+//!   the even-odd rule agrees with the union of the convex pieces, and for
+//!   circle trees it agrees with "some leaf disc holds the point" computed
+//!   here.
 
 use circlet::math::{Pose, Real, Vec2, vec2};
 use circlet::query::{closest_points, distance, intersects, point_inside};
 use circlet::shape::{
-    Aabb, Capsule, Circle, ConvexPolygon, Corner, Line, OrientedRect, Point, Segment, Shape,
-    SimplePolygon, TileTriangle,
+    Aabb, Capsule, Circle, CircleTree, ConvexPolygon, Corner, Line, OrientedRect, Point, Segment,
+    Shape, SimplePolygon, TileTriangle,
 };
 use proptest::prelude::*;
 use std::f32::consts::{PI, TAU};
@@ -103,6 +106,21 @@ fn simple_polygon() -> impl Strategy<Value = SimplePolygon> {
         })
 }
 
+/// A circle tree over 2..8 random leaf discs, grouped with branching 2..4.
+fn circle_tree() -> impl Strategy<Value = CircleTree> {
+    (
+        prop::collection::vec((point2(), 0.05f32..1.5), 2..=8),
+        2usize..=4,
+    )
+        .prop_map(|(leaves, branching)| {
+            let circles: Vec<Circle> = leaves
+                .iter()
+                .map(|&(center, radius)| Circle::new(center, radius).unwrap())
+                .collect();
+            CircleTree::from_leaves(&circles, branching).unwrap()
+        })
+}
+
 fn corner() -> impl Strategy<Value = Corner> {
     prop_oneof![
         Just(Corner::UpperLeft),
@@ -128,7 +146,7 @@ fn one_of_each_kind() -> impl Strategy<Value = Vec<Shape>> {
         (point2(), 0.1f32..4.0, 0.1f32..4.0, corner()),
         simple_polygon(),
     );
-    (small, boxes).prop_map(
+    (small, boxes, circle_tree()).prop_map(
         |(
             (
                 point,
@@ -144,6 +162,7 @@ fn one_of_each_kind() -> impl Strategy<Value = Vec<Shape>> {
                 (tile_min, tw, th, missing),
                 simple,
             ),
+            tree,
         )| {
             vec![
                 Shape::from(Point::new(point).unwrap()),
@@ -158,13 +177,14 @@ fn one_of_each_kind() -> impl Strategy<Value = Vec<Shape>> {
                 Shape::from(convex),
                 Shape::from(TileTriangle::new(tile_min, tile_min + vec2(tw, th), missing).unwrap()),
                 Shape::from(simple),
+                Shape::from(tree),
             ]
         },
     )
 }
 
 /// Two independent placed shapes of every kind: `first[i]` against
-/// `second[j]` covers all 100 ordered kind pairs with distinct shapes.
+/// `second[j]` covers all 121 ordered kind pairs with distinct shapes.
 #[derive(Clone, Debug)]
 struct Scene {
     first: Vec<(Shape, Pose)>,
@@ -172,7 +192,7 @@ struct Scene {
 }
 
 impl Scene {
-    /// The 100 ordered pairs `(a, pose_a, b, pose_b)`.
+    /// The 121 ordered pairs `(a, pose_a, b, pose_b)`.
     fn pairs(&self) -> impl Iterator<Item = (&Shape, &Pose, &Shape, &Pose)> {
         self.first
             .iter()
@@ -181,7 +201,7 @@ impl Scene {
 }
 
 fn placed_kinds() -> impl Strategy<Value = Vec<(Shape, Pose)>> {
-    (one_of_each_kind(), prop::collection::vec(pose(), 10))
+    (one_of_each_kind(), prop::collection::vec(pose(), 11))
         .prop_map(|(shapes, poses)| shapes.into_iter().zip(poses).collect())
 }
 
@@ -409,6 +429,18 @@ proptest! {
                 })
                 .fold(Real::INFINITY, Real::min);
             prop_assert!(to_outline <= DISTANCE_TOLERANCE, "even-odd and pieces disagree {to_outline} from the outline");
+        }
+        // A tree holds exactly the points of its leaf discs.
+        let (tree_shape, pose) = &scene.first[10];
+        let Shape::Tree(tree) = tree_shape else { unreachable!() };
+        let gaps: Vec<Real> = tree
+            .leaf_circles()
+            .map(|c| (p - pose.transform_point(c.center())).norm() - c.radius() * pose.scale)
+            .collect();
+        let in_a_leaf = gaps.iter().any(|gap| *gap <= 0.0);
+        if point_inside(tree_shape, pose, p) != in_a_leaf {
+            let nearest = gaps.iter().map(|gap| gap.abs()).fold(Real::INFINITY, Real::min);
+            prop_assert!(nearest <= DISTANCE_TOLERANCE * scene_size(pose, pose), "tree and its leaves disagree {nearest} from a leaf's edge");
         }
     }
 }

@@ -265,3 +265,48 @@ fn every_scene_runs_600_steps_without_nan_and_repeats_its_hash() {
         }
     }
 }
+
+#[test]
+fn circle_trees_load_explicit_and_fitted_and_report_bad_nodes_where_they_are() {
+    let text = r#"(
+    bodies: [
+        (name: "ship", shape: Tree(root: (radius: 2, part: Some("hull"), children: [
+            (center: (1, 0), radius: 0.9, part: Some("bow")),
+            (center: (-1, 0), radius: 0.9),
+        ]))),
+        (name: "barge", position: (6, 0), shape: FittedTree(
+            outline: Polygon(points: [(-2, -0.5), (2, -0.5), (2, 0.5), (-2, 0.5)]), epsilon: 0.05)),
+    ],
+)"#;
+    let loaded = Scene::from_str(text, "trees.ron").unwrap();
+    let world = &loaded.world;
+    let mut trees = 0;
+    for (_, body) in world.bodies() {
+        for collider in body.colliders() {
+            if let circlet::shape::Shape::Tree(tree) = world.collider(*collider).unwrap().shape() {
+                trees += 1;
+                assert!(!tree.leaves().is_empty());
+            }
+        }
+    }
+    assert_eq!(trees, 2);
+
+    let outside = r#"(
+    bodies: [
+        (shape: Tree(root: (radius: 1, children: [(center: (3, 0), radius: 0.5)]))),
+    ],
+)"#;
+    let message = Scene::from_str(outside, "bad.ron").unwrap_err().to_string();
+    assert!(message.contains("bad.ron:3:"), "{message}");
+    assert!(message.contains("bodies[0].shape.root"), "{message}");
+
+    let no_epsilon = r#"(
+    bodies: [
+        (shape: FittedTree(outline: Circle(radius: 1), epsilon: -0.1)),
+    ],
+)"#;
+    let message = Scene::from_str(no_epsilon, "bad.ron")
+        .unwrap_err()
+        .to_string();
+    assert!(message.contains("epsilon"), "{message}");
+}

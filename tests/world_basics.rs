@@ -2,6 +2,8 @@
 //!
 //! Locks:
 //! - a ball dropped on the ground comes to rest on it (no sinking, no bounce);
+//! - a circle-tree body (a `Shape::Tree` collider) dropped on the ground comes
+//!   to rest on its lowest leaves, with the mass of its leaf union;
 //! - a small box stack stands;
 //! - two identical runs give identical `state_hash`es;
 //! - snapshot at step 100, restore, continue: identical hash at step 200;
@@ -10,7 +12,7 @@
 //! - rescaling a body at run time rescales its mass by s².
 
 use circlet::math::{Pose, vec2};
-use circlet::shape::{Aabb, Circle, ConvexPolygon};
+use circlet::shape::{Aabb, Circle, CircleTree, ConvexPolygon, Shape};
 use circlet::world::{
     BodyDef, BodyHandle, ColliderDef, Material, World, WorldError, WorldSettings,
 };
@@ -73,6 +75,39 @@ fn ball_comes_to_rest_on_the_ground() {
     let body = world.body(ball).unwrap();
     let y = body.pose().translation.y;
     assert!((y - 0.5).abs() < 0.01, "ball rests at y = {y}");
+    assert!(body.linear_velocity().norm() < 0.05);
+}
+
+#[test]
+fn circle_tree_body_comes_to_rest_on_the_ground() {
+    let mut world = World::new(WorldSettings::default()).unwrap();
+    ground(&mut world);
+    // A dumbbell: two discs of radius 0.4 joined by a smaller one.
+    let leaves = [
+        Circle::new(vec2(-1.0, 0.0), 0.4).unwrap(),
+        Circle::new(vec2(0.0, 0.0), 0.2).unwrap(),
+        Circle::new(vec2(1.0, 0.0), 0.4).unwrap(),
+    ];
+    let tree = CircleTree::from_leaves(&leaves, 2).unwrap();
+    let mass = Shape::from(tree.clone()).mass_properties();
+    assert!((mass.area - tree.leaf_union_mass_properties().area).abs() < 1e-6);
+    let body = world
+        .add_body(BodyDef::dynamic(Pose::new(vec2(0.0, 2.0), 0.3)))
+        .unwrap();
+    world.add_collider(body, ColliderDef::new(tree)).unwrap();
+    for _ in 0..300 {
+        world.step(DT).unwrap();
+        assert!(world.is_finite());
+    }
+    let body = world.body(body).unwrap();
+    let pose = body.pose();
+    // Both end discs on the ground: level, centres 0.4 up.
+    assert!(
+        (pose.translation.y - 0.4).abs() < 0.02,
+        "rests at {:?}",
+        pose
+    );
+    assert!(pose.angle().sin().abs() < 0.02, "tilted: {}", pose.angle());
     assert!(body.linear_velocity().norm() < 0.05);
 }
 

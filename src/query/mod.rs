@@ -24,6 +24,12 @@
 //!
 //! Continuous collision: [`mod@cast`] (files `cast_capsule_<target>.rs`, a shot's
 //! trace being a capsule) and [`mod@time_of_impact`] (files `toi_<a>_<b>.rs`).
+//!
+//! Circle trees ([`crate::shape::Shape::Tree`]): the static pair functions
+//! live in [`tree`] (`<op>_tree_shape.rs`, `<op>_tree_tree.rs`); every
+//! dispatch routes a pair with a tree there with one arm pair (the other
+//! order flipped); `cast_capsule_tree` and `toi_tree_<b>` sit with the other
+//! continuous-collision files.
 
 pub mod cast;
 pub mod contact;

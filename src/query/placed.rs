@@ -3,10 +3,11 @@
 //! [`Placed`] is what every pair function works on: the box-like kinds become
 //! a [`WorldPolygon`]; points, segments and circles keep their closed form.
 //! Resolving costs one transform per vertex; polygons up to 8 vertices live
-//! on the stack.
+//! on the stack. Simple polygons and circle trees keep their pose: their
+//! pieces and nodes are placed on demand, only where a query looks.
 
 use crate::math::{Pose, Real, Vec2};
-use crate::shape::{Shape, SimplePolygon};
+use crate::shape::{CircleTree, Shape, SimplePolygon};
 use smallvec::SmallVec;
 
 /// A convex polygon in world coordinates, counter-clockwise, with outward unit
@@ -78,6 +79,9 @@ pub enum Placed<'a> {
     Polygon(WorldPolygon),
     /// A simple polygon with its pose (its pieces are placed on demand).
     Simple(&'a SimplePolygon, Pose),
+    /// A circle tree with its pose (its nodes are placed on demand, by the
+    /// descents of [`crate::query::tree`]).
+    Tree(&'a CircleTree, Pose),
 }
 
 impl<'a> Placed<'a> {
@@ -114,6 +118,7 @@ impl<'a> Placed<'a> {
                 Placed::Polygon(WorldPolygon::from_local_vertices(&t.vertices(), pose))
             }
             Shape::SimplePolygon(p) => Placed::Simple(p, *pose),
+            Shape::Tree(tree) => Placed::Tree(tree, *pose),
         }
     }
 }

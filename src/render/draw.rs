@@ -102,6 +102,18 @@ pub fn draw_shape<D: DebugDraw + ?Sized>(draw: &mut D, shape: &Shape, pose: &Pos
         Shape::OrientedRect(rect) => draw.draw_polygon(&place(&rect.vertices()), true, style),
         Shape::ConvexPolygon(polygon) => draw.draw_polygon(&place(polygon.vertices()), true, style),
         Shape::TileTriangle(tile) => draw.draw_polygon(&place(&tile.vertices()), true, style),
+        Shape::Tree(tree) => {
+            for node in tree.nodes() {
+                let center = pose.transform_point(node.center());
+                let radius = pose.scale_length(node.radius());
+                if node.is_leaf() {
+                    draw.draw_circle(center, radius, style);
+                } else if let Some(stroke) = style.stroke {
+                    // Inner levels: faint rings, so the hierarchy shows through.
+                    draw.draw_circle(center, radius, &Style::stroke(stroke.with_alpha(0.25), 1.0));
+                }
+            }
+        }
         Shape::SimplePolygon(polygon) => {
             if let Some(stroke) = style.stroke {
                 // The convex pieces, faintly, under the outline.

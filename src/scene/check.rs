@@ -7,12 +7,12 @@
 //! reads `NaN` and `inf` as numbers, and none may reach the world.
 
 use super::error::ProblemKind;
-use super::format::{CornerDesc, MaterialDesc, ShapeDesc, Xy};
+use super::format::{CornerDesc, MaterialDesc, ShapeDesc, TreeNodeDesc, Xy};
 use super::locate::FieldPath;
 use crate::math::{Vec2, vec2};
 use crate::shape::{
-    Aabb, Capsule, Circle, ConvexPolygon, Corner, OrientedRect, Point, Segment, Shape, ShapeError,
-    SimplePolygon, TileTriangle,
+    Aabb, Capsule, Circle, CircleTree, ConvexPolygon, Corner, FitOptions, OrientedRect, Point,
+    Segment, Shape, ShapeError, SimplePolygon, TileTriangle, TreeBuilder,
 };
 use crate::world::Material;
 
@@ -224,6 +224,58 @@ impl Checker {
                 let points = self.points(path.field("points"), points)?;
                 SimplePolygon::new(&points).map(Shape::from)
             }
+            ShapeDesc::Tree { root } => {
+                let builder = self.tree_node(path.field("root"), root)?;
+                return match builder.build() {
+                    Ok((tree, _)) => Some(Shape::from(tree)),
+                    Err(error) => {
+                        self.report(path.field("root"), ProblemKind::BadShape, error.to_string());
+                        None
+                    }
+                };
+            }
+            ShapeDesc::FittedTree {
+                outline,
+                epsilon,
+                branching,
+            } => {
+                let epsilon = self.positive(path.field("epsilon"), *epsilon);
+                let branching = branching.unwrap_or(4);
+                if !(2..=MAX_BRANCHING).contains(&branching) {
+                    self.report(
+                        path.field("branching"),
+                        ProblemKind::OutOfRange,
+                        format!(
+                            "expected 2 to {MAX_BRANCHING} children per node, found {branching}"
+                        ),
+                    );
+                    return None;
+                }
+                if matches!(
+                    **outline,
+                    ShapeDesc::Tree { .. } | ShapeDesc::FittedTree { .. }
+                ) {
+                    self.report(
+                        path.field("outline"),
+                        ProblemKind::BadShape,
+                        "expected a solid outline to fit (a circle, capsule, box or polygon), found a tree".into(),
+                    );
+                    return None;
+                }
+                let outline_shape = self.shape(path.field("outline"), outline)?;
+                let options = FitOptions::new(epsilon?).with_branching(branching as usize);
+                return match CircleTree::fit_shape(&outline_shape, &options) {
+                    Ok((tree, _)) => Some(Shape::from(tree)),
+                    Err(error) => {
+                        self.report(
+                            path.field("outline"),
+                            ProblemKind::BadShape,
+                            error.to_string(),
+                        );
+                        None
+                    }
+                };
+            }
         };
         match built {
             Ok(shape) => Some(shape),
@@ -233,6 +285,31 @@ impl Checker {
                 None
             }
         }
+    }
+}
+
+/// Most children a fitted tree's node may have.
+pub const MAX_BRANCHING: u32 = 16;
+
+impl Checker {
+    /// A tree builder for `node` and its descendants, with every bad number recorded.
+    fn tree_node(&mut self, path: FieldPath, node: &TreeNodeDesc) -> Option<TreeBuilder> {
+        let center = self.xy(path.field("center"), node.center);
+        let radius = self.positive(path.field("radius"), node.radius);
+        let children: Vec<Option<TreeBuilder>> = node
+            .children
+            .iter()
+            .enumerate()
+            .map(|(i, child)| self.tree_node(path.field("children").index(i), child))
+            .collect();
+        let mut builder = TreeBuilder::node(center?, radius?);
+        if let Some(part) = &node.part {
+            builder = builder.part(part.clone());
+        }
+        for child in children {
+            builder = builder.child(child?);
+        }
+        Some(builder)
     }
 }
 

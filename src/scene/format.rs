@@ -310,6 +310,41 @@ pub enum ShapeDesc {
         /// The outline, either winding, no crossing edges (m, local).
         points: Vec<Xy>,
     },
+    /// A circle tree given node by node, each child inside its parent:
+    /// `Tree(root: (radius: 2, part: Some("hull"), children: [(center: (1, 0), radius: 0.5)]))`.
+    Tree {
+        /// The root (envelope) circle and its descendants.
+        root: TreeNodeDesc,
+    },
+    /// A circle tree fitted to an outline so that no leaf sticks out of it by
+    /// more than `epsilon` metres: `FittedTree(outline: Polygon(points: [...]), epsilon: 0.05)`.
+    /// Written back by `Scene::from_world` as the explicit `Tree` it produced.
+    FittedTree {
+        /// The outline to fit: a solid shape description (not a tree).
+        outline: Box<ShapeDesc>,
+        /// Largest overhang of a leaf beyond the outline (m, > 0).
+        epsilon: f32,
+        /// Children per node (2 to 16; 4 when absent).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        branching: Option<u32>,
+    },
+}
+
+/// One node of an explicit circle tree (local frame, metres).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TreeNodeDesc {
+    /// Centre (m, local).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub center: Xy,
+    /// Radius (m, > 0); must contain every child circle.
+    pub radius: f32,
+    /// Name of the part this node and its descendants belong to (hit reports name it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub part: Option<String>,
+    /// Nested circles; none for a leaf.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub children: Vec<TreeNodeDesc>,
 }
 
 /// Which corner of a tile's box is missing ("upper" is +y).

@@ -176,9 +176,29 @@ fn collider_desc(collider: &Collider, name: Option<String>) -> ColliderDesc {
     }
 }
 
+/// The explicit description of node `index` of `tree` and its descendants.
+fn tree_node_desc(tree: &crate::shape::CircleTree, index: usize) -> super::format::TreeNodeDesc {
+    let node = &tree.nodes()[index];
+    super::format::TreeNodeDesc {
+        center: xy(node.center()),
+        radius: node.radius(),
+        part: node
+            .own_part()
+            .and_then(|part| tree.part_name(part))
+            .map(str::to_owned),
+        children: node
+            .children()
+            .map(|child| tree_node_desc(tree, child))
+            .collect(),
+    }
+}
+
 /// The scene description of a shape.
 pub(crate) fn shape_desc(shape: &Shape) -> ShapeDesc {
     match shape {
+        Shape::Tree(tree) => ShapeDesc::Tree {
+            root: tree_node_desc(tree, 0),
+        },
         Shape::Point(point) => ShapeDesc::Point {
             at: xy(point.position()),
         },

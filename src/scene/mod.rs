@@ -52,7 +52,7 @@ pub use check::{MAX_MAGNITUDE, MAX_REGULAR_SIDES};
 pub use error::{Location, Problem, ProblemKind, SceneError};
 pub use format::{
     AimDesc, BodyDesc, ColliderDesc, CornerDesc, FilterDesc, GunDesc, KindDesc, MaterialDesc,
-    PulseDesc, Scene, SceneSettings, ShapeDesc, TileMapDesc, View, Xy,
+    PulseDesc, Scene, SceneSettings, ShapeDesc, TileMapDesc, TreeNodeDesc, View, Xy,
 };
 pub use guns::{Aim, Gun, MAX_SHOTS_PER_CALL, Shot, lead};
 pub use sim::{MIN_SHOT_RADIUS, SHOT_DENSITY, SHOT_GROUP, SimStats, Simulation};

@@ -1,10 +1,11 @@
 //! Bounding boxes and bounding radii of shapes under a pose.
 //!
-//! `world_aabb` is tight for circles, capsules and polygons (the box of the
-//! placed vertices) and conservative for nothing else; a [`Line`](super::Line)
-//! is unbounded and gets the largest finite box.
+//! `world_aabb` is tight for circles, capsules, polygons (the box of the
+//! placed vertices) and circle trees (the box of the placed leaf discs, so
+//! O(leaves)); a [`Line`](super::Line) is unbounded and gets the largest
+//! finite box.
 
-use super::{Aabb, Shape};
+use super::{Aabb, CircleTree, Shape};
 use crate::math::{Pose, Real, Vec2, vec2};
 
 fn box_of_points(points: impl Iterator<Item = Vec2>) -> Aabb {
@@ -20,6 +21,19 @@ fn box_of_points(points: impl Iterator<Item = Vec2>) -> Aabb {
 fn inflate(aabb: Aabb, radius: Real) -> Aabb {
     let r = vec2(radius, radius);
     Aabb::from_min_max_unchecked(aabb.min - r, aabb.max + r)
+}
+
+/// The box of the placed leaf discs: tight, O(leaves).
+fn tree_box(tree: &CircleTree, pose: &Pose) -> Aabb {
+    let mut min = vec2(Real::INFINITY, Real::INFINITY);
+    let mut max = vec2(Real::NEG_INFINITY, Real::NEG_INFINITY);
+    for leaf in tree.leaf_circles() {
+        let center = pose.transform_point(leaf.center());
+        let reach = Vec2::repeat(pose.scale_length(leaf.radius()));
+        min = min.inf(&(center - reach));
+        max = max.sup(&(center + reach));
+    }
+    Aabb::from_min_max_unchecked(min, max)
 }
 
 impl Shape {
@@ -66,6 +80,7 @@ impl Shape {
             Shape::SimplePolygon(p) => {
                 box_of_points(p.vertices().iter().map(|v| pose.transform_point(*v)))
             }
+            Shape::Tree(tree) => tree_box(tree, pose),
         }
     }
 
@@ -87,6 +102,7 @@ impl Shape {
             Shape::ConvexPolygon(p) => farthest(&mut p.vertices().iter().copied()),
             Shape::TileTriangle(t) => farthest(&mut t.vertices().into_iter()),
             Shape::SimplePolygon(p) => farthest(&mut p.vertices().iter().copied()),
+            Shape::Tree(tree) => tree.bounding_radius_about_origin(),
         }
     }
 }
@@ -113,6 +129,26 @@ mod tests {
             }
         }
         assert!((square.bounding_radius() - 1.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn tree_bounds_are_those_of_its_leaf_discs() {
+        use crate::shape::{Circle, CircleTree};
+        let leaves = [
+            Circle::new(vec2(-1.0, 0.0), 0.5).unwrap(),
+            Circle::new(vec2(1.5, 0.5), 0.25).unwrap(),
+        ];
+        let tree = CircleTree::from_leaves(&leaves, 2).unwrap();
+        let shape = Shape::from(tree.clone());
+        let pose = Pose::new(vec2(2.0, 1.0), std::f32::consts::FRAC_PI_2).with_scale(2.0);
+        let aabb = shape.world_aabb(&pose);
+        // Leaf centres turn to (2, -1) and (1, 4), radii double to 1 and 0.5.
+        assert!((aabb.min - vec2(0.5, -2.0)).norm() < 1e-5, "{:?}", aabb.min);
+        assert!((aabb.max - vec2(3.0, 4.5)).norm() < 1e-5, "{:?}", aabb.max);
+        assert_eq!(shape.bounding_radius(), tree.bounding_radius_about_origin());
+        assert!((shape.bounding_radius() - (2.5f32.sqrt() + 0.25)).abs() < 1e-5);
+        assert_eq!(shape.mass_properties(), tree.mass_properties());
+        assert!(shape.is_solid());
     }
 
     #[test]

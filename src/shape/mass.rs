@@ -121,7 +121,9 @@ impl Capsule {
 
 impl Shape {
     /// Mass properties at unit density in the local frame; zero for
-    /// [`Shape::Point`], [`Shape::Line`] and [`Shape::Segment`], which have no area.
+    /// [`Shape::Point`], [`Shape::Line`] and [`Shape::Segment`], which have no
+    /// area. A [`Shape::Tree`] gives [`crate::shape::CircleTree::mass_properties`]:
+    /// its source outline's when fitted, otherwise the union of its leaf discs.
     pub fn mass_properties(&self) -> MassProperties {
         match self {
             Shape::Point(_) | Shape::Line(_) | Shape::Segment(_) => MassProperties::ZERO,
@@ -132,6 +134,7 @@ impl Shape {
             Shape::ConvexPolygon(p) => polygon_mass(p.vertices()),
             Shape::TileTriangle(t) => polygon_mass(&t.vertices()),
             Shape::SimplePolygon(p) => polygon_mass(p.vertices()),
+            Shape::Tree(tree) => tree.mass_properties(),
         }
     }
 }

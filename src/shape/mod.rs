@@ -2,9 +2,9 @@
 //!
 //! Every constructor validates its input and returns [`ShapeError`] naming what
 //! was wrong and where. The solid kinds (with area) are [`Circle`], [`Capsule`],
-//! [`Aabb`], [`OrientedRect`], [`ConvexPolygon`], [`TileTriangle`] and
-//! [`SimplePolygon`]; [`Point`], [`Line`] and [`Segment`] have no area.
-//! A body's outline can also be a [`CircleTree`] (see [`circle_tree`]).
+//! [`Aabb`], [`OrientedRect`], [`ConvexPolygon`], [`TileTriangle`],
+//! [`SimplePolygon`] and [`CircleTree`] (the union of its leaf discs, see
+//! [`circle_tree`]); [`Point`], [`Line`] and [`Segment`] have no area.
 
 mod bounds;
 mod boxes;
@@ -26,6 +26,8 @@ pub use error::ShapeError;
 pub use mass::{MassProperties, polygon_mass};
 pub use primitives::{Capsule, Circle, Line, Point, Segment};
 pub use simple_polygon::SimplePolygon;
+
+use std::sync::Arc;
 
 /// Any shape the queries accept.
 #[derive(Clone, Debug, PartialEq)]
@@ -50,6 +52,9 @@ pub enum Shape {
     TileTriangle(TileTriangle),
     /// A simple, possibly non-convex polygon.
     SimplePolygon(SimplePolygon),
+    /// A circle tree: the union of its leaf discs, with named parts. Shared,
+    /// so that many colliders (and clones of the shape) use one node array.
+    Tree(Arc<CircleTree>),
 }
 
 /// The kind of a [`Shape`], without its data.
@@ -75,6 +80,8 @@ pub enum ShapeKind {
     TileTriangle,
     /// [`Shape::SimplePolygon`]
     SimplePolygon,
+    /// [`Shape::Tree`]
+    Tree,
 }
 
 impl Shape {
@@ -91,10 +98,12 @@ impl Shape {
             Shape::ConvexPolygon(_) => ShapeKind::ConvexPolygon,
             Shape::TileTriangle(_) => ShapeKind::TileTriangle,
             Shape::SimplePolygon(_) => ShapeKind::SimplePolygon,
+            Shape::Tree(_) => ShapeKind::Tree,
         }
     }
 
-    /// True for the kinds with area (everything but points, lines and segments).
+    /// True for the kinds with area (everything but points, lines and
+    /// segments; circle trees included).
     pub fn is_solid(&self) -> bool {
         !matches!(self, Shape::Point(_) | Shape::Line(_) | Shape::Segment(_))
     }
@@ -121,6 +130,18 @@ shape_from!(
     TileTriangle,
     SimplePolygon
 );
+
+impl From<CircleTree> for Shape {
+    fn from(tree: CircleTree) -> Shape {
+        Shape::Tree(Arc::new(tree))
+    }
+}
+
+impl From<Arc<CircleTree>> for Shape {
+    fn from(tree: Arc<CircleTree>) -> Shape {
+        Shape::Tree(tree)
+    }
+}
 
 /// Identifies a named part of a body (a node of a circle tree) in hit reports
 /// and contacts; the tree keeps the table from ids to names.

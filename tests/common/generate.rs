@@ -7,7 +7,8 @@ use circlet::math::{Pose, Vec2, vec2};
 use circlet::query::cast::Shot;
 use circlet::query::time_of_impact::Motion;
 use circlet::shape::{
-    Aabb, Capsule, Circle, ConvexPolygon, Corner, OrientedRect, Shape, SimplePolygon, TileTriangle,
+    Aabb, Capsule, Circle, CircleTree, ConvexPolygon, Corner, FlatNode, OrientedRect, PartId,
+    Shape, SimplePolygon, TileTriangle,
 };
 use proptest::prelude::*;
 
@@ -132,6 +133,41 @@ pub fn simple_polygon() -> BoxedStrategy<Shape> {
                     SimplePolygon::new(&l_shape.map(|v| v * size)).unwrap()
                 })
                 .into()
+        })
+        .boxed()
+}
+
+/// A circle tree of 2–8 leaf discs of varied sizes (radii log-uniform over
+/// a factor 12), scattered over a square of side `2 * size`, grouped with
+/// branching 2–4. Every leaf names its own part (`leaf k`), so a reported
+/// part says exactly which leaf touched.
+pub fn tree() -> BoxedStrategy<Shape> {
+    (
+        log_uniform(0.05, 2.0),
+        proptest::collection::vec((-1.0f32..1.0, -1.0f32..1.0, log_uniform(0.05, 0.6)), 2..=8),
+        2usize..=4,
+    )
+        .prop_map(|(size, leaves, branching)| {
+            let circles: Vec<Circle> = leaves
+                .iter()
+                .map(|&(x, y, r)| Circle::new(vec2(x, y) * size, r * size).unwrap())
+                .collect();
+            let grouped = CircleTree::from_leaves(&circles, branching).unwrap();
+            let mut names = Vec::new();
+            let nodes = grouped
+                .nodes()
+                .iter()
+                .map(|node| FlatNode {
+                    center: node.center(),
+                    radius: node.radius(),
+                    children: node.children(),
+                    part: node.is_leaf().then(|| {
+                        names.push(format!("leaf {}", names.len()));
+                        PartId(names.len() as u32 - 1)
+                    }),
+                })
+                .collect();
+            CircleTree::new(nodes, names).unwrap().into()
         })
         .boxed()
 }

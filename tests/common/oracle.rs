@@ -60,7 +60,8 @@ pub struct Part {
     pub radius: f64,
 }
 
-/// A shape as a union of convex parts (one part unless it is a simple polygon).
+/// A shape as a union of convex parts (one part unless it is a simple
+/// polygon or a circle tree).
 #[derive(Clone, Debug)]
 pub struct OShape {
     pub parts: Vec<Part>,
@@ -109,6 +110,14 @@ impl OShape {
                 .map(|piece| Part {
                     core: v(piece.vertices()),
                     radius: 0.0,
+                })
+                .collect(),
+            // A circle tree is the union of its leaf discs (a point core each).
+            Shape::Tree(tree) => tree
+                .leaf_circles()
+                .map(|leaf| Part {
+                    core: v(&[leaf.center()]),
+                    radius: leaf.radius() as f64,
                 })
                 .collect(),
             Shape::Line(_) => panic!("the oracle has no infinite lines"),

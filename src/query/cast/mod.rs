@@ -34,16 +34,19 @@
 //! precision of the shape's own coordinates.
 //!
 //! # Circle trees
-//! Trees are not a [`Shape`] kind yet. Tree support belongs in [`cast`]'s
-//! `match` as a `cast_capsule_tree` that descends only into nodes whose circle
-//! the shot hits (with [`cast_capsule_circle`]'s quadratic) and fills
-//! [`CastHit::part`]; everything here already reports `part: None`.
+//! A [`Shape::Tree`] target goes to [`cast_capsule_tree`]: a pruned,
+//! branch-and-bound descent that enters a node only if the shot reaches its
+//! circle before the best hit so far, with [`cast_capsule_circle`]'s
+//! quadratic at the leaves (so the same guarantees hold). Its hits fill
+//! [`CastHit::part`] with the leaf's part; every other kind reports
+//! `part: None`. [`cast_all`] lists a tree once, at its first leaf.
 
 mod cast_capsule_capsule;
 mod cast_capsule_circle;
 mod cast_capsule_line;
 mod cast_capsule_polygon;
 mod cast_capsule_simple_polygon;
+mod cast_capsule_tree;
 pub(crate) mod local;
 mod shot;
 
@@ -52,6 +55,7 @@ pub use cast_capsule_circle::cast_capsule_circle;
 pub use cast_capsule_line::cast_capsule_line;
 pub use cast_capsule_polygon::cast_capsule_polygon;
 pub use cast_capsule_simple_polygon::cast_capsule_simple_polygon;
+pub use cast_capsule_tree::{cast_capsule_tree, cast_capsule_tree_with_stats};
 pub use shot::{CastError, CastHit, MAX_SHOT_COORDINATE, Shot, TargetHit};
 
 use crate::math::{Pose, is_finite_vec};
@@ -84,9 +88,10 @@ pub fn cast(shot: &Shot, target: &Shape, pose: &Pose) -> Result<Option<CastHit>,
 }
 
 /// Every target a piercing `shot` enters within its range, sorted by fraction
-/// (ties by target order): one entry per target, or one per convex piece
-/// entered for a [`crate::shape::SimplePolygon`] (a piece entered from its
-/// neighbour reports the shared diagonal as surface). Each entry is where the
+/// (ties by target order): one entry per target (a circle tree's at its
+/// first leaf, with the part), or one per convex piece entered for a
+/// [`crate::shape::SimplePolygon`] (a piece entered from its neighbour
+/// reports the shared diagonal as surface). Each entry is where the
 /// shot's circle first touches that target or piece (world).
 ///
 /// # Errors
@@ -176,6 +181,7 @@ fn cast_unchecked(shot: &Shot, target: &Shape, pose: &Pose) -> Option<CastHit> {
         }
         Shape::Line(line) => cast_capsule_line(shot, line, pose),
         Shape::SimplePolygon(polygon) => cast_capsule_simple_polygon(shot, polygon, pose),
+        Shape::Tree(tree) => cast_capsule_tree(shot, tree, pose),
         Shape::Aabb(_)
         | Shape::OrientedRect(_)
         | Shape::ConvexPolygon(_)

@@ -5,6 +5,11 @@
 //! clip the incident edge against the reference edge's side planes (Box2D's
 //! reference/incident method). Circles and capsules use closest points.
 //! A simple polygon contributes the deepest of its convex pieces' manifolds.
+//! A circle tree contributes the contacts of its leaves (pruned descent),
+//! reduced to one manifold of up to four points that name the leaves' parts
+//! ([`crate::query::tree`]); being a union of discs, not a convex shape, its
+//! `depth()` is the deepest leaf's penetration, not the union's minimum
+//! translation distance.
 //!
 //! # Invariants
 //! - `normal` is a world unit vector from A to B; moving B by
@@ -74,7 +79,8 @@ pub use contact_simple_simple::contact_simple_simple;
 
 use crate::math::{Pose, Real, Vec2, is_finite_vec};
 use crate::query::placed::{Placed, WorldPolygon};
-use crate::shape::{PartId, Shape, SimplePolygon};
+use crate::query::tree::contact_tree_placed;
+use crate::shape::{CircleTree, PartId, Shape, SimplePolygon};
 use smallvec::SmallVec;
 
 /// Identifies which features (vertex or edge of each shape) made a contact
@@ -205,6 +211,11 @@ pub fn contact_with_margin(
 pub fn contact_placed(a: &Placed, b: &Placed, margin: Real) -> Option<Manifold> {
     let manifold = match (Solid::from_placed(a), Solid::from_placed(b)) {
         (Solid::Nothing, _) | (_, Solid::Nothing) => None,
+        // A tree against anything (another tree included) descends the tree.
+        (Solid::Tree(tree, pose), _) => contact_tree_placed(tree, &pose, b, margin),
+        (_, Solid::Tree(tree, pose)) => {
+            contact_tree_placed(tree, &pose, a, margin).map(Manifold::flipped)
+        }
         (Solid::Disc(ca, ra), Solid::Disc(cb, rb)) => contact_circle_circle(ca, ra, cb, rb, margin),
         (Solid::Disc(ca, ra), Solid::Capsule(core_b, rb)) => {
             contact_circle_capsule(ca, ra, core_b, rb, margin)
@@ -249,6 +260,8 @@ enum Solid<'p> {
     Polygon(&'p WorldPolygon),
     /// A simple polygon, handled piece by piece.
     Simple(&'p SimplePolygon, Pose),
+    /// A circle tree, handled leaf by leaf with pruning.
+    Tree(&'p CircleTree, Pose),
 }
 
 impl<'p> Solid<'p> {
@@ -261,6 +274,7 @@ impl<'p> Solid<'p> {
             Placed::Circle(c, r) => Solid::Disc(*c, *r),
             Placed::Polygon(p) => Solid::Polygon(p),
             Placed::Simple(s, pose) => Solid::Simple(s, *pose),
+            Placed::Tree(tree, pose) => Solid::Tree(tree, *pose),
         }
     }
 }
@@ -282,8 +296,8 @@ mod tests {
     use super::*;
     use crate::math::{Rot2, vec2};
     use crate::shape::{
-        Aabb, Capsule, Circle, ConvexPolygon, Corner, Line, OrientedRect, Point, Segment,
-        SimplePolygon, TileTriangle,
+        Aabb, Capsule, Circle, CircleTree, ConvexPolygon, Corner, Line, OrientedRect, Point,
+        Segment, SimplePolygon, TileTriangle,
     };
 
     fn one_of_each_kind() -> Vec<Shape> {
@@ -307,6 +321,16 @@ mod tests {
                 TileTriangle::new(vec2(-0.5, -0.5), vec2(0.5, 0.5), Corner::UpperRight).unwrap(),
             ),
             Shape::from(SimplePolygon::new(&l_outline).unwrap()),
+            Shape::from(
+                CircleTree::from_leaves(
+                    &[
+                        Circle::new(vec2(-0.4, 0.1), 0.5).unwrap(),
+                        Circle::new(vec2(0.5, -0.2), 0.4).unwrap(),
+                    ],
+                    2,
+                )
+                .unwrap(),
+            ),
         ]
     }
 

@@ -6,6 +6,10 @@
 //! `distance > 0` otherwise (a separated pair whose gap rounds to zero reports
 //! [`MIN_SEPARATION`]). The dispatch mirrors [`super::intersects`]: the same
 //! fast paths, the same kind order, one `match` that flips the other order.
+//! A circle tree goes to [`crate::query::tree`]'s branch-and-bound descent,
+//! whose leaf tests are these same functions (for
+//! [`crate::query::tree::closest_points_tree_shape`] the leaf and its part
+//! come along).
 //!
 //! Shapes are treated as a core (point, segment, polygon) grown by a radius
 //! (0, or the circle's or capsule's radius): the closest points are those of
@@ -79,6 +83,7 @@ pub use distance_simple_simple::distance_simple_simple;
 
 use crate::math::{Pose, Real, Vec2};
 use crate::query::placed::Placed;
+use crate::query::tree::{TreeClosestPoints, closest_points_tree_placed};
 use crate::shape::Shape;
 
 /// The distance reported for shapes that do not intersect but whose computed
@@ -134,6 +139,15 @@ impl ClosestPoints {
             point_a: self.point_b,
             point_b: self.point_a,
         }
+    }
+}
+
+/// A tree's closest points without the leaves and parts they name.
+fn tree_pair(closest: TreeClosestPoints) -> ClosestPoints {
+    ClosestPoints {
+        distance: closest.distance,
+        point_a: closest.point_a,
+        point_b: closest.point_b,
     }
 }
 
@@ -224,10 +238,16 @@ pub fn closest_points(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> Opt
 /// The generic path of [`closest_points`], for callers that already hold
 /// world primitives.
 pub fn closest_points_placed(a: &Placed, b: &Placed) -> Option<ClosestPoints> {
-    use Placed::{Capsule, Circle, Line, Point, Polygon, Segment, Simple};
+    use Placed::{Capsule, Circle, Line, Point, Polygon, Segment, Simple, Tree};
     // `flip` marks the arms written for the other order.
     let flip = |c: Option<ClosestPoints>| c.map(ClosestPoints::flipped);
     match (a, b) {
+        // A tree against anything (another tree included) descends the tree.
+        (Tree(tree, pose), other) => closest_points_tree_placed(tree, pose, other).map(tree_pair),
+        (other, Tree(tree, pose)) => {
+            flip(closest_points_tree_placed(tree, pose, other).map(tree_pair))
+        }
+
         (Point(p), Point(q)) => distance_point_point(*p, *q),
         (Point(p), Line { point, direction }) => distance_point_line(*p, *point, *direction),
         (Line { point, direction }, Point(p)) => flip(distance_point_line(*p, *point, *direction)),

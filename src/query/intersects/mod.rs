@@ -4,7 +4,8 @@
 //! to [`intersects_placed`], whose single `match` reaches one
 //! `intersects_<a>_<b>` function per pair of placed kinds (written for one
 //! order, flipped for the other). Kinds are ordered point, line, segment,
-//! capsule, circle, polygon, simple. A few shape pairs skip the placement and
+//! capsule, circle, polygon, simple, tree; a circle tree against any kind is
+//! [`crate::query::tree`]'s pruned descent (two trees descend together). A few shape pairs skip the placement and
 //! take a fast path first: circle–Aabb, circle–TileTriangle, Aabb–Aabb and
 //! OrientedRect–OrientedRect; each is property-tested against the generic
 //! polygon path.
@@ -82,6 +83,7 @@ pub use intersects_simple_simple::intersects_simple_simple;
 
 use crate::math::Pose;
 use crate::query::placed::Placed;
+use crate::query::tree::intersects_tree_placed;
 use crate::shape::Shape;
 
 /// True if the two shapes share at least one point (touching counts).
@@ -139,8 +141,13 @@ pub fn intersects(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> bool {
 /// The generic path of [`intersects`], for callers that already hold world
 /// primitives (circle-tree descents, contact generation).
 pub fn intersects_placed(a: &Placed, b: &Placed) -> bool {
-    use Placed::{Capsule, Circle, Line, Point, Polygon, Segment, Simple};
+    use Placed::{Capsule, Circle, Line, Point, Polygon, Segment, Simple, Tree};
     match (a, b) {
+        // A tree against anything (another tree included) descends the tree.
+        (Tree(tree, pose), other) | (other, Tree(tree, pose)) => {
+            intersects_tree_placed(tree, pose, other)
+        }
+
         (Point(p), Point(q)) => intersects_point_point(*p, *q),
         (Point(p), Line { point, direction }) | (Line { point, direction }, Point(p)) => {
             intersects_point_line(*p, *point, *direction)

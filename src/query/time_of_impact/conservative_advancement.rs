@@ -21,6 +21,7 @@
 //! `d`, so the iterate never lands on the contact itself, where the distance
 //! query could only answer "intersecting".
 
+use super::tree_advancement::tree_length_scale;
 use super::types::{Motion, Toi, ToiError, ToiStatus};
 use crate::math::{Pose, Real, Vec2, is_finite_vec};
 use crate::query::ClosestPoints;
@@ -65,7 +66,8 @@ pub struct SweptBody {
 impl SweptBody {
     /// The swept body of `shape` at `pose` moving by `motion`: bounding radius
     /// about the body origin and length scale (radius about the middle of
-    /// its vertices) in world metres; simple polygons are not convex. A
+    /// its vertices, or of a circle tree's leaf centres) in world metres;
+    /// simple polygons and circle trees are not convex. A
     /// [`crate::shape::Line`] gets an infinite bounding radius, which
     /// [`conservative_advancement`] rejects.
     pub fn from_shape(shape: &Shape, pose: Pose, motion: Motion) -> Self {
@@ -74,7 +76,7 @@ impl SweptBody {
             motion,
             bounding_radius: pose.scale_length(local_bounding_radius(shape)),
             length_scale: pose.scale_length(local_length_scale(shape)),
-            convex: !matches!(shape, Shape::SimplePolygon(_)),
+            convex: !matches!(shape, Shape::SimplePolygon(_) | Shape::Tree(_)),
         }
     }
 
@@ -119,10 +121,10 @@ pub fn advancement_tolerance(a: &SweptBody, b: &SweptBody) -> Real {
 ///
 /// `closest_points(pose_a, pose_b)` must return the exact closest points of
 /// the two shapes at those poses (world), or `None` when they intersect.
-/// [`super::time_of_impact`] passes [`crate::query::closest_points`]; this is
-/// also the extension point for shapes the dispatch does not know yet (circle
-/// trees: pass a tree-aware closest-points function, the tree's bounding
-/// radius about its origin, and fill in the parts afterwards).
+/// [`super::time_of_impact`] passes [`crate::query::closest_points`], and for
+/// circle trees the tree-aware closest points
+/// ([`crate::query::tree::closest_points_tree_shape`]), filling in the parts
+/// afterwards; any other exact closest-points function works too.
 ///
 /// Guarantees (given exact closest points): the shapes are apart at every
 /// time before the returned fraction; a returned [`ToiStatus::Touching`] has
@@ -222,6 +224,7 @@ fn local_bounding_radius(shape: &Shape) -> Real {
         Shape::Segment(segment) => farthest(&[segment.a(), segment.b()]),
         Shape::Capsule(capsule) => farthest(&[capsule.a(), capsule.b()]) + capsule.radius(),
         Shape::SimplePolygon(polygon) => farthest(polygon.vertices()),
+        Shape::Tree(tree) => tree.bounding_radius_about_origin(),
         Shape::Line(_) => Real::INFINITY,
         _ => with_local_polygon(shape, |vertices, _| farthest(vertices)).unwrap_or(0.0),
     }
@@ -242,6 +245,7 @@ fn local_length_scale(shape: &Shape) -> Real {
         Shape::Segment(segment) => spread(&[segment.a(), segment.b()]),
         Shape::Capsule(capsule) => spread(&[capsule.a(), capsule.b()]) + capsule.radius(),
         Shape::SimplePolygon(polygon) => spread(polygon.vertices()),
+        Shape::Tree(tree) => tree_length_scale(tree),
         _ => with_local_polygon(shape, |vertices, _| spread(vertices)).unwrap_or(0.0),
     }
 }

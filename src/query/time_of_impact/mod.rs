@@ -37,11 +37,15 @@
 //! at the start, so far-away bodies keep their precision.
 //!
 //! # Circle trees
-//! Trees are not a [`Shape`] kind yet. [`time_of_impact`]'s `match` is where
-//! they go: linear tree pairs by descending swept bounding circles into the
-//! closed forms here, rotating ones through [`conservative_advancement`] with
-//! a tree-aware closest-points function; both fill [`Toi::part_a`] /
-//! [`Toi::part_b`]. Everything here reports `None` parts.
+//! A [`Shape::Tree`] goes to [`toi_tree_shape`] or [`toi_tree_tree`]. Linear
+//! motion descends swept bounding circles (a node's first contact bounds its
+//! leaves' from below; branch and bound, nearest first) into the closed
+//! forms here, so it is exact as they are; rotation is
+//! [`conservative_advancement`] driven by the tree-aware closest points, with
+//! the same tolerance and guarantees as above (a tree counts as non-convex).
+//! Both fill [`Toi::part_a`] / [`Toi::part_b`] with the touching leaves'
+//! parts; overlapping at the start reports the contact manifold's normal and
+//! deepest point. Every other kind reports `None` parts.
 
 mod conservative_advancement;
 mod swept;
@@ -51,6 +55,9 @@ mod toi_circle_capsule;
 mod toi_circle_circle;
 mod toi_circle_polygon;
 mod toi_polygon_polygon;
+mod toi_tree_shape;
+mod toi_tree_tree;
+mod tree_advancement;
 mod types;
 
 pub use conservative_advancement::{
@@ -63,6 +70,8 @@ pub use toi_circle_capsule::toi_circle_capsule;
 pub use toi_circle_circle::toi_circle_circle;
 pub use toi_circle_polygon::toi_circle_polygon;
 pub use toi_polygon_polygon::toi_polygon_polygon;
+pub use toi_tree_shape::toi_tree_shape;
+pub use toi_tree_tree::toi_tree_tree;
 pub use types::{MAX_ANGULAR_MOTION, MAX_LINEAR_MOTION, Motion, Toi, ToiError, ToiStatus};
 
 use crate::math::{Pose, Vec2};
@@ -111,6 +120,36 @@ pub fn time_of_impact(
         .map_err(|source| ToiError::InvalidPose { which: "b", source })?;
     motion_a.validate("a")?;
     motion_b.validate("b")?;
+    for (shape, which) in [(a, "a"), (b, "b")] {
+        if let Shape::Line(_) = shape {
+            return Err(ToiError::UnsupportedShape {
+                which,
+                kind: shape.kind(),
+            });
+        }
+    }
+    let toi = match (a, b) {
+        (Shape::Tree(tree), _) => toi_tree_shape(tree, pose_a, motion_a, b, pose_b, motion_b)?,
+        (_, Shape::Tree(tree)) => {
+            toi_tree_shape(tree, pose_b, motion_b, a, pose_a, motion_a)?.map(Toi::flipped)
+        }
+        _ => toi_shapes(a, pose_a, motion_a, b, pose_b, motion_b)?,
+    };
+    match toi {
+        Some(toi) if !toi.is_finite() => Err(ToiError::Overflow),
+        toi => Ok(toi),
+    }
+}
+
+/// [`time_of_impact`] for two shapes that are not circle trees (validated input).
+fn toi_shapes(
+    a: &Shape,
+    pose_a: &Pose,
+    motion_a: &Motion,
+    b: &Shape,
+    pose_b: &Pose,
+    motion_b: &Motion,
+) -> Result<Option<Toi>, ToiError> {
     let origin = pose_a.translation;
     let swept_a = Swept::new(a, pose_a, origin, "a")?;
     let swept_b = Swept::new(b, pose_b, origin, "b")?;
@@ -138,10 +177,7 @@ pub fn time_of_impact(
             other => other,
         }
     };
-    match toi {
-        Some(toi) if !toi.is_finite() => Err(ToiError::Overflow),
-        toi => Ok(toi),
-    }
+    Ok(toi)
 }
 
 /// Linear time of impact over every pair of convex parts: the earliest
@@ -206,7 +242,9 @@ fn toi_convex(a: &Convex, motion_a: Vec2, b: &Convex, motion_b: Vec2) -> Option<
 mod tests {
     use super::*;
     use crate::math::{Real, vec2};
-    use crate::shape::{Aabb, Capsule, Circle, ConvexPolygon, Line, Point, Segment, SimplePolygon};
+    use crate::shape::{
+        Aabb, Capsule, Circle, CircleTree, ConvexPolygon, Line, Point, Segment, SimplePolygon,
+    };
 
     fn at(x: Real, y: Real) -> Pose {
         Pose::from_translation(vec2(x, y))
@@ -231,6 +269,15 @@ mod tests {
                 vec2(0.0, 0.0),
                 vec2(-0.5, 0.5),
             ])
+            .unwrap()
+            .into(),
+            CircleTree::from_leaves(
+                &[
+                    Circle::new(vec2(0.0, 0.2), 0.3).unwrap(),
+                    Circle::new(vec2(0.0, -0.2), 0.3).unwrap(),
+                ],
+                2,
+            )
             .unwrap()
             .into(),
         ]

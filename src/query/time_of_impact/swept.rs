@@ -37,7 +37,7 @@ pub(crate) enum CoreClass {
 }
 
 impl Convex {
-    fn round(center: Vec2, radius: Real) -> Self {
+    pub(crate) fn round(center: Vec2, radius: Real) -> Self {
         Convex {
             core: WorldPolygon {
                 vertices: SmallVec::from_slice(&[center]),

@@ -1,13 +1,16 @@
 //! `contact_tree_shape`: leaf-pair contacts of a tree with a shape, reduced
 //! to one manifold.
 
+use super::contact_tree_tree::contact_tree_tree_with_margin;
 use super::probe::Probe;
 use super::reduce::reduce_leaf_contacts;
 use super::walk::{Visitor, WorldCircle, visit_leaves, walk};
 use super::{LeafContact, QueryBudget, TreeQueryStats, feature, part};
 use crate::math::{Pose, Real};
 use crate::query::Manifold;
+use crate::query::placed::Placed;
 use crate::shape::{CircleTree, Shape};
+use std::borrow::Cow;
 use std::ops::ControlFlow;
 
 struct Contacts<'a> {
@@ -141,6 +144,30 @@ pub fn contact_tree_shape_with_stats(
     let (contacts, stats) =
         leaf_contacts_tree_shape(tree, tree_pose, shape, shape_pose, margin, budget);
     (reduce_leaf_contacts(&contacts), stats)
+}
+
+/// [`contact_tree_shape_with_margin`] against a shape already placed in the
+/// world: the tree arm of [`crate::query::contact::contact_placed`]. A placed
+/// tree goes to [`contact_tree_tree_with_margin`]. A negative or NaN margin
+/// acts as 0, as in every contact function.
+pub(crate) fn contact_tree_placed(
+    tree: &CircleTree,
+    pose: &Pose,
+    other: &Placed,
+    margin: Real,
+) -> Option<Manifold> {
+    let margin = margin.max(0.0);
+    if let Placed::Tree(other_tree, other_pose) = other {
+        return contact_tree_tree_with_margin(tree, pose, other_tree, other_pose, margin);
+    }
+    let mut visitor = Contacts {
+        tree,
+        probe: Probe::from_placed(Cow::Borrowed(other)),
+        margin,
+        found: Vec::new(),
+    };
+    walk(tree, pose, &QueryBudget::UNLIMITED, &mut visitor);
+    reduce_leaf_contacts(&visitor.found)
 }
 
 /// The brute-force reference of [`leaf_contacts_tree_shape`]: every leaf tested.

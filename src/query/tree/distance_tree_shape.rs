@@ -1,10 +1,13 @@
 //! `distance_tree_shape`: branch-and-bound distance from a tree to a shape.
 
+use super::distance_tree_tree::closest_points_tree_tree;
 use super::probe::Probe;
 use super::walk::{Visitor, WorldCircle, visit_leaves, walk};
 use super::{QueryBudget, TreeClosestPoints, TreeQueryStats, part};
 use crate::math::{Pose, Real};
+use crate::query::placed::Placed;
 use crate::shape::{CircleTree, Shape};
+use std::borrow::Cow;
 use std::ops::ControlFlow;
 
 struct Nearest<'a> {
@@ -113,6 +116,27 @@ pub fn closest_points_tree_shape(
     shape_pose: &Pose,
 ) -> Option<TreeClosestPoints> {
     nearest(tree, tree_pose, shape, shape_pose, QueryBudget::UNLIMITED).0
+}
+
+/// [`closest_points_tree_shape`] against a shape already placed in the
+/// world: the tree arm of [`crate::query::distance::closest_points_placed`].
+/// A placed tree goes to [`closest_points_tree_tree`].
+pub(crate) fn closest_points_tree_placed(
+    tree: &CircleTree,
+    pose: &Pose,
+    other: &Placed,
+) -> Option<TreeClosestPoints> {
+    if let Placed::Tree(other_tree, other_pose) = other {
+        return closest_points_tree_tree(tree, pose, other_tree, other_pose);
+    }
+    let mut visitor = Nearest {
+        tree,
+        probe: Probe::from_placed(Cow::Borrowed(other)),
+        best: Real::INFINITY,
+        witness: None,
+    };
+    walk(tree, pose, &QueryBudget::UNLIMITED, &mut visitor);
+    visitor.witness
 }
 
 /// [`distance_tree_shape`] within a budget, with the counters: under a cut

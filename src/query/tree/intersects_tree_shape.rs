@@ -1,10 +1,13 @@
 //! `intersects_tree_shape`: does any leaf of a tree share a point with a shape?
 
+use super::intersects_tree_tree::intersects_tree_tree;
 use super::probe::Probe;
 use super::walk::{Visitor, WorldCircle, visit_leaves, walk};
 use super::{QueryBudget, TreeQueryStats};
 use crate::math::{Pose, Real};
+use crate::query::placed::Placed;
 use crate::shape::{CircleTree, Shape};
+use std::borrow::Cow;
 use std::ops::ControlFlow;
 
 struct Intersects<'a> {
@@ -75,6 +78,21 @@ pub fn intersects_tree_shape_with_stats(
     };
     let stats = walk(tree, tree_pose, &budget, &mut visitor);
     (visitor.hit, stats)
+}
+
+/// [`intersects_tree_shape`] against a shape already placed in the world:
+/// the tree arm of [`crate::query::intersects::intersects_placed`]. A placed
+/// tree goes to [`intersects_tree_tree`] (both trees descend together).
+pub(crate) fn intersects_tree_placed(tree: &CircleTree, pose: &Pose, other: &Placed) -> bool {
+    if let Placed::Tree(other_tree, other_pose) = other {
+        return intersects_tree_tree(tree, pose, other_tree, other_pose);
+    }
+    let mut visitor = Intersects {
+        probe: Probe::from_placed(Cow::Borrowed(other)),
+        hit: false,
+    };
+    walk(tree, pose, &QueryBudget::UNLIMITED, &mut visitor);
+    visitor.hit
 }
 
 /// The brute-force reference of [`intersects_tree_shape`]: every leaf tested.

@@ -20,9 +20,20 @@
 //! (rotation, translation, uniform scale); results are world coordinates in
 //! metres. Normals point from A (the first argument) to B. Touching counts as
 //! intersecting. Leaf circles against circles, capsules, points and segments
-//! are closed-form; against other kinds the leaf goes, as a
-//! [`crate::shape::Shape::Circle`], through [`crate::query::intersects()`],
-//! [`crate::query::contact_with_margin`] and [`crate::query::closest_points`].
+//! are closed-form; any other kind is placed once ([`crate::query::Placed`])
+//! and each leaf goes, as a [`crate::query::Placed::Circle`], through the
+//! placed dispatch functions ([`crate::query::intersects::intersects_placed`],
+//! [`crate::query::contact::contact_placed`],
+//! [`crate::query::distance::closest_points_placed`]).
+//!
+//! # As a shape
+//! A tree is also a [`crate::shape::Shape::Tree`]: the crate's dispatch
+//! functions (`intersects`, `closest_points` / `distance`, `contact`,
+//! `point_inside`, `cast`, `time_of_impact`) route every pair with a tree
+//! here, a tree pair to the joint descent. The functions below also accept
+//! a `Shape::Tree` as the shape argument; they then test its leaves one by
+//! one through the dispatch (correct, but only the first tree is pruned as a
+//! hierarchy: use the `_tree_tree` functions for two trees).
 //!
 //! # Budget
 //! A [`QueryBudget`] bounds the descent (levels, or node tests). A node that
@@ -70,6 +81,11 @@ pub use intersects_tree_tree::{intersects_tree_tree, intersects_tree_tree_with_s
 pub use point_inside_tree::{point_inside_tree, point_inside_tree_with_stats};
 pub use reduce::{MAX_MANIFOLD_POINTS, reduce_leaf_contacts};
 pub use walk::PRUNE_SLACK;
+
+pub(crate) use contact_tree_shape::contact_tree_placed;
+pub(crate) use distance_tree_shape::closest_points_tree_placed;
+pub(crate) use intersects_tree_shape::intersects_tree_placed;
+pub(crate) use walk::{PairVisitor, Visitor, WorldCircle, walk, walk_pair};
 
 use crate::math::{Real, Vec2};
 use crate::query::FeatureId;

@@ -3,15 +3,19 @@
 //!
 //! Circles, capsules, points and segments are a core segment with a radius
 //! (zero for points and segments) and are handled in closed form; every other
-//! kind goes through the crate's dispatch functions with the leaf as a
-//! [`Shape::Circle`]. The pruned queries and the brute-force references call
-//! the same kernels, so they agree exactly.
+//! kind is placed once ([`Placed`]) and each leaf goes through the crate's
+//! placed dispatch functions as a [`Placed::Circle`]. The pruned queries and
+//! the brute-force references call the same kernels, so they agree exactly.
 
 use super::walk::WorldCircle;
-use crate::math::{Pose, Real, Vec2, perp};
-use crate::query::{closest_points, contact_with_margin, intersects};
-use crate::shape::{Circle, Shape};
+use crate::math::{Pose, Real, Vec2, is_finite_vec, perp};
+use crate::query::contact::contact_placed;
+use crate::query::distance::closest_points_placed;
+use crate::query::intersects::intersects_placed;
+use crate::query::placed::Placed;
+use crate::shape::Shape;
 use smallvec::SmallVec;
+use std::borrow::Cow;
 
 /// Normal used when the two centres coincide and no direction is defined
 /// (world +x; any unit vector is as right as another there).
@@ -21,8 +25,8 @@ pub(crate) const COINCIDENT_NORMAL: Vec2 = Vec2::new(1.0, 0.0);
 pub(crate) enum Probe<'a> {
     /// Every point within `radius` of the segment `a`–`b` (world).
     Core { a: Vec2, b: Vec2, radius: Real },
-    /// Any other shape, through the dispatch functions.
-    General { shape: &'a Shape, pose: &'a Pose },
+    /// Any other shape, placed once, through the placed dispatch functions.
+    General(Cow<'a, Placed<'a>>),
 }
 
 /// One contact of a world circle (A) with the probe (B): normal from A to B.
@@ -69,43 +73,36 @@ pub(crate) fn disc_touch(
     (point, normal, depth)
 }
 
-fn as_circle(circle: &WorldCircle, extra: Real) -> Option<Shape> {
-    Circle::new(circle.center, circle.radius + extra)
-        .ok()
-        .map(Shape::Circle)
+/// A world circle as a placed disc grown by `extra`, if it is a valid disc
+/// (finite, radius > 0; a NaN pose gives none).
+fn as_circle(circle: &WorldCircle, extra: Real) -> Option<Placed<'static>> {
+    let radius = circle.radius + extra;
+    (is_finite_vec(circle.center) && radius.is_finite() && radius > 0.0)
+        .then_some(Placed::Circle(circle.center, radius))
 }
 
 impl<'a> Probe<'a> {
     /// Resolves `shape` at `pose`.
-    pub fn new(shape: &'a Shape, pose: &'a Pose) -> Probe<'a> {
-        match shape {
-            Shape::Circle(c) => {
-                let center = pose.transform_point(c.center());
-                Probe::Core {
-                    a: center,
-                    b: center,
-                    radius: pose.scale_length(c.radius()),
-                }
-            }
-            Shape::Capsule(c) => Probe::Core {
-                a: pose.transform_point(c.a()),
-                b: pose.transform_point(c.b()),
-                radius: pose.scale_length(c.radius()),
+    pub fn new(shape: &'a Shape, pose: &Pose) -> Probe<'a> {
+        Probe::from_placed(Cow::Owned(Placed::new(shape, pose)))
+    }
+
+    /// The probe of a shape already placed in the world.
+    pub fn from_placed(placed: Cow<'a, Placed<'a>>) -> Probe<'a> {
+        match *placed {
+            Placed::Circle(center, radius) => Probe::Core {
+                a: center,
+                b: center,
+                radius,
             },
-            Shape::Point(p) => {
-                let at = pose.transform_point(p.position());
-                Probe::Core {
-                    a: at,
-                    b: at,
-                    radius: 0.0,
-                }
-            }
-            Shape::Segment(s) => Probe::Core {
-                a: pose.transform_point(s.a()),
-                b: pose.transform_point(s.b()),
+            Placed::Capsule(a, b, radius) => Probe::Core { a, b, radius },
+            Placed::Point(at) => Probe::Core {
+                a: at,
+                b: at,
                 radius: 0.0,
             },
-            _ => Probe::General { shape, pose },
+            Placed::Segment(a, b) => Probe::Core { a, b, radius: 0.0 },
+            _ => Probe::General(placed),
         }
     }
 
@@ -130,7 +127,7 @@ impl<'a> Probe<'a> {
                 let q = closest_on_segment(circle.center, *a, *b);
                 Some((q - circle.center).norm() - circle.radius - radius)
             }
-            Probe::General { .. } => None,
+            Probe::General(_) => None,
         }
     }
 
@@ -140,8 +137,8 @@ impl<'a> Probe<'a> {
             Probe::Core { .. } => self
                 .core_gap(circle)
                 .is_none_or(|gap| gap <= margin + circle.slack),
-            Probe::General { shape, pose } => as_circle(circle, margin.max(0.0) + circle.slack)
-                .is_none_or(|c| intersects(&c, &Pose::IDENTITY, shape, pose)),
+            Probe::General(placed) => as_circle(circle, margin.max(0.0) + circle.slack)
+                .is_none_or(|c| intersects_placed(&c, placed)),
         }
     }
 
@@ -153,8 +150,8 @@ impl<'a> Probe<'a> {
                 let reach = circle.radius + radius;
                 (q - circle.center).norm_squared() <= reach * reach
             }
-            Probe::General { shape, pose } => {
-                as_circle(circle, 0.0).is_some_and(|c| intersects(&c, &Pose::IDENTITY, shape, pose))
+            Probe::General(placed) => {
+                as_circle(circle, 0.0).is_some_and(|c| intersects_placed(&c, placed))
             }
         }
     }
@@ -165,8 +162,8 @@ impl<'a> Probe<'a> {
             Probe::Core { .. } => self
                 .core_gap(circle)
                 .map_or(0.0, |gap| (gap - circle.slack).max(0.0)),
-            Probe::General { shape, pose } => as_circle(circle, circle.slack)
-                .and_then(|c| closest_points(&c, &Pose::IDENTITY, shape, pose))
+            Probe::General(placed) => as_circle(circle, circle.slack)
+                .and_then(|c| closest_points_placed(&c, placed))
                 .map_or(0.0, |c| c.distance),
         }
     }
@@ -194,10 +191,9 @@ impl<'a> Probe<'a> {
                     q - normal * *radius,
                 ))
             }
-            Probe::General { shape, pose } => {
+            Probe::General(placed) => {
                 let c = as_circle(circle, 0.0)?;
-                closest_points(&c, &Pose::IDENTITY, shape, pose)
-                    .map(|c| (c.distance, c.point_a, c.point_b))
+                closest_points_placed(&c, placed).map(|c| (c.distance, c.point_a, c.point_b))
             }
         }
     }
@@ -220,10 +216,9 @@ impl<'a> Probe<'a> {
                     });
                 }
             }
-            Probe::General { shape, pose } => {
+            Probe::General(placed) => {
                 if let Some(c) = as_circle(circle, 0.0)
-                    && let Some(manifold) =
-                        contact_with_margin(&c, &Pose::IDENTITY, shape, pose, margin)
+                    && let Some(manifold) = contact_placed(&c, placed, margin)
                 {
                     out.extend(manifold.points.iter().map(|p| Touch {
                         point: p.point,

@@ -246,7 +246,9 @@ impl CircleTree {
     }
 
     /// Fits a tree to any solid shape: a [`Shape::Circle`] becomes a single
-    /// exact leaf, the other solid kinds go to their builder.
+    /// exact leaf, a [`Shape::Tree`] is returned unchanged (with its report
+    /// measured against its own leaves), the other solid kinds go to their
+    /// builder.
     ///
     /// # Errors
     /// As [`CircleTree::fit_convex_polygon`]; [`TreeError::NotSolid`] for
@@ -268,6 +270,16 @@ impl CircleTree {
                     &Region::polygon(&to_dvecs(&vertices), polygon_mass(&vertices)),
                     options,
                 )
+            }
+            Shape::Tree(tree) => {
+                // Already a tree: returned as it is, measured against its own leaves.
+                options.validate()?;
+                let leaves: Vec<Disc> = tree
+                    .leaf_circles()
+                    .map(|c| Disc::new(c.center(), c.radius()))
+                    .collect();
+                let report = report_for_leaves(tree, &leaves);
+                Ok((CircleTree::clone(tree), report))
             }
             Shape::Point(_) | Shape::Line(_) | Shape::Segment(_) => {
                 Err(TreeError::NotSolid { kind: shape.kind() })
