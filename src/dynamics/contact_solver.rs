@@ -30,6 +30,9 @@ pub struct SolverBody {
     pub delta_position: Vec2,
     /// Rotation since the start of the step.
     pub delta_rotation: Rot2,
+    /// The same rotation as an accumulated angle (radians; may exceed π,
+    /// which `delta_rotation` cannot show): what continuous collision sweeps.
+    pub delta_angle: Real,
     /// 1 / mass (1/kg); 0 for static and kinematic bodies.
     pub inv_mass: Real,
     /// 1 / rotational inertia about the centre of mass (1/(kg·m²)); 0 if fixed.
@@ -43,6 +46,7 @@ impl SolverBody {
         angular_velocity: 0.0,
         delta_position: Vec2::new(0.0, 0.0),
         delta_rotation: Rot2::new_unchecked(nalgebra::Complex { re: 1.0, im: 0.0 }),
+        delta_angle: 0.0,
         inv_mass: 0.0,
         inv_inertia: 0.0,
     };
@@ -50,6 +54,7 @@ impl SolverBody {
 
 /// Tuning of the contact solver; every value is in SI units.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ContactSettings {
     /// Contact spring stiffness (Hz); Box2D's default 30 keeps stacks stiff at 60 Hz with 4 substeps.
     pub hertz: Real,
@@ -368,6 +373,7 @@ pub fn integrate_positions(bodies: &mut [SolverBody], h: Real) {
             continue;
         }
         body.delta_position += body.linear_velocity * h;
+        body.delta_angle += body.angular_velocity * h;
         let turn = Rot2::new(body.angular_velocity * h);
         body.delta_rotation = turn * body.delta_rotation;
         body.delta_rotation.renormalize_fast();

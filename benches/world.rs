@@ -1,0 +1,2 @@
+//! World benchmarks (placeholder).
+fn main() {}

@@ -1,0 +1,324 @@
+//! Continuous collision: fast bodies never tunnel.
+//!
+//! After the solver, a dynamic body is *fast* when it moved more than
+//! [`CCD_MOTION_FRACTION`] of its thinnest half-size in the step (centre
+//! displacement plus spin times its largest extent), or when it is flagged
+//! as a bullet. Each fast body's colliders are swept (see `sweep.rs`, with
+//! rotation) against every collider, static **and moving**, whose fat box
+//! overlaps the collider's swept box.
+//!
+//! What is clamped, and what is left alone (Box2D style):
+//! - a fast body is moved back to its earliest time of impact, backed off
+//!   so [`LINEAR_SLOP`] separates it from what it hit; its velocity is kept,
+//!   and next step's speculative contact resolves the impact;
+//! - for two dynamic bodies the pair's time of impact clamps both;
+//! - impacts are processed in time order; when a body is clamped, the fast
+//!   bodies that may meet it are re-swept against it standing still from
+//!   that time on, so a later impact with a clamped body is not lost;
+//! - pairs that already have a manifold this step are the solver's
+//!   (speculative contacts), and so is anything already overlapping at the
+//!   start; a linear approach that only grazes (no closing speed) is not
+//!   clamped; kinematic bodies are never clamped;
+//! - sensors are swept but never clamp: a fast body that enters and leaves
+//!   a sensor within one step sends `SensorEntered` and `SensorLeft` in that step.
+
+use super::handles::{BodyKey, ColliderKey};
+use super::narrowphase::sensor_first;
+use super::settings::LINEAR_SLOP;
+use super::sweep::{Sweep, first_contact};
+use super::{BodyKind, Event, World};
+use crate::math::Real;
+use std::cmp::{Ordering, Reverse};
+use std::collections::BinaryHeap;
+
+/// A dynamic body moving more than this fraction of its thinnest half-size
+/// ([`super::Body::min_extent`]) in a step is swept. Below it the body's
+/// start and end shapes overlap along its path, so nothing thicker than
+/// half its size fits between them unseen, and the speculative contacts of
+/// the next step stop it.
+pub const CCD_MOTION_FRACTION: Real = 0.5;
+
+/// One collider of a fast body and one collider it may hit.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Candidate {
+    /// Solver index of the fast body.
+    fast: u32,
+    own: ColliderKey,
+    other: ColliderKey,
+    other_body: BodyKey,
+    /// Solver index of the other body (0: it does not move this step).
+    other_index: u32,
+    /// One of the two colliders is a sensor: report, never clamp.
+    sensor: bool,
+}
+
+/// A possible impact at `time` (fraction of the step) for `candidate`.
+#[derive(Clone, Copy, Debug)]
+struct Impact {
+    time: Real,
+    candidate: u32,
+    /// Whether the other body was already standing still when this was computed.
+    other_frozen: bool,
+}
+
+impl PartialEq for Impact {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+impl Eq for Impact {}
+impl PartialOrd for Impact {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Impact {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.time
+            .total_cmp(&other.time)
+            .then(self.candidate.cmp(&other.candidate))
+            .then(self.other_frozen.cmp(&other.other_frozen))
+    }
+}
+
+/// Buffers of continuous collision, reused from step to step.
+#[derive(Debug, Default)]
+pub(crate) struct CcdScratch {
+    fast: Vec<u32>,
+    candidates: Vec<Candidate>,
+    found: Vec<ColliderKey>,
+    impacts: BinaryHeap<Reverse<Impact>>,
+    /// Per solver index: the fraction the body was clamped at.
+    clamp: Vec<Option<Real>>,
+    sensor_events: Vec<(super::ColliderHandle, super::ColliderHandle)>,
+}
+
+impl World {
+    /// Sweeps fast bodies and clamps them at their first impact (see the module docs).
+    pub(crate) fn continuous_collision(&mut self) {
+        let mut sweeps = std::mem::take(&mut self.scratch.sweeps);
+        let mut ccd = std::mem::take(&mut self.scratch.ccd);
+        self.collect_candidates(&sweeps, &mut ccd);
+        if !ccd.candidates.is_empty() {
+            ccd.clamp.clear();
+            ccd.clamp.resize(sweeps.len(), None);
+            self.resolve_impacts(&sweeps, &mut ccd);
+            for (index, clamp) in ccd.clamp.iter().enumerate() {
+                if let Some(fraction) = *clamp {
+                    let clamped = sweeps[index].clamped(fraction);
+                    sweeps[index] = clamped;
+                    self.bodies[clamped.key].pose = clamped.end;
+                }
+            }
+            self.sweep_sensors(&sweeps, &mut ccd);
+        }
+        self.scratch.sweeps = sweeps;
+        self.scratch.ccd = ccd;
+    }
+
+    fn collect_candidates(&self, sweeps: &[Sweep], ccd: &mut CcdScratch) {
+        ccd.fast.clear();
+        ccd.candidates.clear();
+        for (index, sweep) in sweeps.iter().enumerate().skip(1) {
+            let body = &self.bodies[sweep.key];
+            if body.kind != BodyKind::Dynamic {
+                continue;
+            }
+            let motion =
+                (sweep.center1 - sweep.center0).norm() + sweep.angle.abs() * body.max_extent;
+            if body.bullet || motion > CCD_MOTION_FRACTION * body.min_extent {
+                ccd.fast.push(index as u32);
+            }
+        }
+        for &fast in &ccd.fast {
+            let sweep = &sweeps[fast as usize];
+            for own in &self.bodies[sweep.key].colliders {
+                let Some(collider) = self.colliders.get(own.key) else {
+                    continue;
+                };
+                let Some(bounds) = super::proxies::swept_bounds(collider, sweep) else {
+                    continue;
+                };
+                ccd.found.clear();
+                self.broad_phase.query_aabb(&bounds, |_, key| {
+                    ccd.found.push(key);
+                    true
+                });
+                // The trees' order is not part of the state: sort by handle.
+                ccd.found.sort_unstable();
+                ccd.found.dedup();
+                for &other in &ccd.found {
+                    if !self.may_pair(own.key, other) {
+                        continue;
+                    }
+                    let other_collider = &self.colliders[other];
+                    let other_body = other_collider.body.key;
+                    ccd.candidates.push(Candidate {
+                        fast,
+                        own: own.key,
+                        other,
+                        other_body,
+                        other_index: self.bodies[other_body].solver_index,
+                        sensor: collider.sensor || other_collider.sensor,
+                    });
+                }
+            }
+        }
+    }
+
+    /// The sweep of the body with solver index `index` (frozen if 0).
+    fn indexed_sweep(&self, sweeps: &[Sweep], index: u32, body: BodyKey) -> Sweep {
+        if index > 0 {
+            sweeps[index as usize]
+        } else {
+            let b = &self.bodies[body];
+            Sweep::frozen(body, b.pose, b.local_center)
+        }
+    }
+
+    /// Time of impact of a solid candidate from `from` on, the other body
+    /// standing still from then on if `other_frozen`; `None` if it never hits.
+    fn impact_time(
+        &self,
+        sweeps: &[Sweep],
+        candidate: &Candidate,
+        from: Real,
+        other_frozen: bool,
+    ) -> Option<Real> {
+        let own = &self.colliders[candidate.own];
+        let other = &self.colliders[candidate.other];
+        let path_own = sweeps[candidate.fast as usize].path(own, from, false);
+        let other_sweep = self.indexed_sweep(sweeps, candidate.other_index, candidate.other_body);
+        let path_other = other_sweep.path(other, from, other_frozen);
+        // Errors only come from coordinates far outside the design range;
+        // such a body is left to the solver.
+        let contact = first_contact(
+            &own.shape,
+            &path_own,
+            &other.shape,
+            &path_other,
+            LINEAR_SLOP,
+        )
+        .ok()??;
+        if contact.overlapping_at_start {
+            return None;
+        }
+        let time = from + contact.fraction * (1.0 - from);
+        (time < 1.0).then_some(time)
+    }
+
+    fn resolve_impacts(&self, sweeps: &[Sweep], ccd: &mut CcdScratch) {
+        ccd.impacts.clear();
+        for (index, candidate) in ccd.candidates.iter().enumerate() {
+            if candidate.sensor || self.has_manifold(candidate.own, candidate.other) {
+                continue;
+            }
+            if let Some(time) = self.impact_time(sweeps, candidate, 0.0, false) {
+                ccd.impacts.push(Reverse(Impact {
+                    time,
+                    candidate: index as u32,
+                    other_frozen: false,
+                }));
+            }
+        }
+        while let Some(Reverse(impact)) = ccd.impacts.pop() {
+            let candidate = ccd.candidates[impact.candidate as usize];
+            if ccd.clamp[candidate.fast as usize].is_some() {
+                continue; // it stopped earlier
+            }
+            let other = candidate.other_index as usize;
+            let other_dynamic =
+                other > 0 && self.bodies[candidate.other_body].kind == BodyKind::Dynamic;
+            let other_clamped = other_dynamic && ccd.clamp[other].is_some();
+            if other_dynamic && other_clamped != impact.other_frozen {
+                continue; // computed before the other stopped; re-swept since
+            }
+            let mut stopped: smallvec::SmallVec<[u32; 2]> = smallvec::smallvec![candidate.fast];
+            ccd.clamp[candidate.fast as usize] = Some(impact.time);
+            if other_dynamic && !other_clamped {
+                ccd.clamp[other] = Some(impact.time);
+                stopped.push(other as u32);
+            }
+            for index in stopped {
+                self.resweep_against(sweeps, ccd, index, impact.time);
+            }
+        }
+    }
+
+    /// Re-sweeps every still-moving fast body against the body with solver
+    /// index `stopped`, which stands still from `time` on.
+    fn resweep_against(&self, sweeps: &[Sweep], ccd: &mut CcdScratch, stopped: u32, time: Real) {
+        for (index, candidate) in ccd.candidates.iter().enumerate() {
+            if candidate.other_index != stopped
+                || candidate.sensor
+                || ccd.clamp[candidate.fast as usize].is_some()
+                || self.has_manifold(candidate.own, candidate.other)
+            {
+                continue;
+            }
+            if let Some(later) = self.impact_time(sweeps, candidate, time, true) {
+                ccd.impacts.push(Reverse(Impact {
+                    time: later,
+                    candidate: index as u32,
+                    other_frozen: true,
+                }));
+            }
+        }
+    }
+
+    fn has_manifold(&self, a: ColliderKey, b: ColliderKey) -> bool {
+        let (a, b) = (self.collider_handle(a), self.collider_handle(b));
+        let key = if a < b { (a, b) } else { (b, a) };
+        self.contacts
+            .get(&key)
+            .is_some_and(|pair| pair.manifold.is_some())
+    }
+
+    /// Sends `SensorEntered` + `SensorLeft` for sensor pairs a fast body
+    /// crossed within the step without overlapping at its start or end.
+    fn sweep_sensors(&mut self, sweeps: &[Sweep], ccd: &mut CcdScratch) {
+        ccd.sensor_events.clear();
+        for candidate in ccd.candidates.iter().filter(|c| c.sensor) {
+            let (own, other) = (
+                &self.colliders[candidate.own],
+                &self.colliders[candidate.other],
+            );
+            let (h_own, h_other) = (
+                self.collider_handle(candidate.own),
+                self.collider_handle(candidate.other),
+            );
+            let key = if h_own < h_other {
+                (h_own, h_other)
+            } else {
+                (h_other, h_own)
+            };
+            if self.contacts.get(&key).is_some_and(|pair| pair.touching) {
+                continue; // the narrowphase reports its leaving
+            }
+            let own_sweep = &sweeps[candidate.fast as usize];
+            let other_sweep =
+                self.indexed_sweep(sweeps, candidate.other_index, candidate.other_body);
+            let path_own = own_sweep.path(own, 0.0, false);
+            let path_other = other_sweep.path(other, 0.0, false);
+            let crossed = matches!(
+                first_contact(&own.shape, &path_own, &other.shape, &path_other, 0.0),
+                Ok(Some(_))
+            );
+            let inside_at_end = crate::query::intersects(
+                &own.shape,
+                &path_own.pose_at(1.0),
+                &other.shape,
+                &path_other.pose_at(1.0),
+            );
+            if crossed && !inside_at_end {
+                ccd.sensor_events.push(sensor_first(&key, &self.colliders));
+            }
+        }
+        ccd.sensor_events.sort_unstable();
+        ccd.sensor_events.dedup();
+        for &(sensor, visitor) in &ccd.sensor_events {
+            self.events.push(Event::SensorEntered(sensor, visitor));
+            self.events.push(Event::SensorLeft(sensor, visitor));
+        }
+    }
+}

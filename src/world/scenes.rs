@@ -1,0 +1,1 @@
+//! Headless scene builders.
