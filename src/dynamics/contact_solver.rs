@@ -362,7 +362,17 @@ pub fn apply_restitution(
     }
 }
 
+/// Largest rotation of a body in one substep (radians), as Box2D's
+/// `maxRotation`: a quarter turn at 4 substeps of a 60 Hz step is a spin of
+/// 188 rad/s. A single sequential-impulse pass on a contact hit at an
+/// extreme speed can leave a wild spin; turned through by more than this
+/// within a substep, the contact anchors of the step would no longer mean
+/// anything. Kinematic bodies (no inverse mass or inertia) are not capped.
+pub const MAX_ROTATION_PER_SUBSTEP: Real = 0.25 * std::f32::consts::PI;
+
 /// Advances body deltas by one substep of `h` seconds from their velocities.
+/// The spin of a body that can turn is capped at
+/// [`MAX_ROTATION_PER_SUBSTEP`] per substep.
 pub fn integrate_positions(bodies: &mut [SolverBody], h: Real) {
     for body in bodies.iter_mut() {
         if body.inv_mass == 0.0
@@ -371,6 +381,9 @@ pub fn integrate_positions(bodies: &mut [SolverBody], h: Real) {
             && body.angular_velocity == 0.0
         {
             continue;
+        }
+        if body.inv_inertia > 0.0 && (body.angular_velocity * h).abs() > MAX_ROTATION_PER_SUBSTEP {
+            body.angular_velocity = MAX_ROTATION_PER_SUBSTEP.copysign(body.angular_velocity) / h;
         }
         body.delta_position += body.linear_velocity * h;
         body.delta_angle += body.angular_velocity * h;

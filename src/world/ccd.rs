@@ -15,10 +15,14 @@
 //! - impacts are processed in time order; when a body is clamped, the fast
 //!   bodies that may meet it are re-swept against it standing still from
 //!   that time on, so a later impact with a clamped body is not lost;
-//! - pairs that already have a manifold this step are the solver's
-//!   (speculative contacts), and so is anything already overlapping at the
-//!   start; a linear approach that only grazes (no closing speed) is not
-//!   clamped; kinematic bodies are never clamped;
+//! - a pair already touching at the start is the solver's contact, unless
+//!   the solver let the fast body drive on into the other by more than
+//!   [`LINEAR_SLOP`] over the step: then the body is stopped where it was
+//!   (so a contact with a thin wall is never a way through it);
+//! - a linear approach that would sink in by no more than [`LINEAR_SLOP`]
+//!   by the end of the step, or only grazes, is left to the next step's
+//!   contact (no pause for bodies skimming a surface); kinematic bodies are
+//!   never clamped;
 //! - sensors are swept but never clamp: a fast body that enters and leaves
 //!   a sensor within one step sends `SensorEntered` and `SensorLeft` in that step.
 
@@ -27,7 +31,7 @@ use super::narrowphase::sensor_first;
 use super::settings::LINEAR_SLOP;
 use super::sweep::{Sweep, first_contact};
 use super::{BodyKind, Event, World};
-use crate::math::Real;
+use crate::math::{Real, Vec2};
 use std::cmp::{Ordering, Reverse};
 use std::collections::BinaryHeap;
 
@@ -59,6 +63,10 @@ struct Impact {
     candidate: u32,
     /// Whether the other body was already standing still when this was computed.
     other_frozen: bool,
+    /// Set when the pair touched at `time` already and the solver drove the
+    /// fast body on into the other: the contact normal (from the fast
+    /// body's collider to the other's).
+    through_contact: Option<Vec2>,
 }
 
 impl PartialEq for Impact {
@@ -78,6 +86,11 @@ impl Ord for Impact {
             .total_cmp(&other.time)
             .then(self.candidate.cmp(&other.candidate))
             .then(self.other_frozen.cmp(&other.other_frozen))
+            .then(
+                self.through_contact
+                    .is_some()
+                    .cmp(&other.through_contact.is_some()),
+            )
     }
 }
 
@@ -90,6 +103,8 @@ pub(crate) struct CcdScratch {
     impacts: BinaryHeap<Reverse<Impact>>,
     /// Per solver index: the fraction the body was clamped at.
     clamp: Vec<Option<Real>>,
+    /// Stops from contact: (fast body, other body or 0 if it cannot move, normal).
+    contact_stops: Vec<(u32, u32, Vec2)>,
     sensor_events: Vec<(super::ColliderHandle, super::ColliderHandle)>,
 }
 
@@ -109,6 +124,9 @@ impl World {
                     sweeps[index] = clamped;
                     self.bodies[clamped.key].pose = clamped.end;
                 }
+            }
+            for &(fast, other, normal) in &ccd.contact_stops {
+                self.stop_at_contact(&sweeps, fast, other, normal);
             }
             self.sweep_sensors(&sweeps, &mut ccd);
         }
@@ -177,14 +195,15 @@ impl World {
     }
 
     /// Time of impact of a solid candidate from `from` on, the other body
-    /// standing still from then on if `other_frozen`; `None` if it never hits.
+    /// standing still from then on if `other_frozen`; `None` if it never
+    /// hits. The normal is set for a stop from contact (see the module docs).
     fn impact_time(
         &self,
         sweeps: &[Sweep],
         candidate: &Candidate,
         from: Real,
         other_frozen: bool,
-    ) -> Option<Real> {
+    ) -> Option<(Real, Option<Vec2>)> {
         let own = &self.colliders[candidate.own];
         let other = &self.colliders[candidate.other];
         let path_own = sweeps[candidate.fast as usize].path(own, from, false);
@@ -201,23 +220,70 @@ impl World {
         )
         .ok()??;
         if contact.overlapping_at_start {
-            return None;
+            // Touching already: the solver's contact. Only if the solver let
+            // the fast body drive on into the other by more than a slop is it
+            // stopped where it was (a thin wall must not be crossed from contact).
+            // `closing` is how far B closes on A: the fast body is A here.
+            return (contact.closing > LINEAR_SLOP).then_some((from, Some(contact.normal)));
         }
-        let time = from + contact.fraction * (1.0 - from);
-        (time < 1.0).then_some(time)
+        if contact.fraction == contact.touch
+            || contact.closing * (1.0 - contact.touch) > LINEAR_SLOP
+        {
+            let time = from + contact.fraction * (1.0 - from);
+            return (time < 1.0).then_some((time, None));
+        }
+        // A linear approach that would sink in by less than a slop by the
+        // end of the step: the next step's contact takes it, no pause.
+        None
+    }
+
+    /// After a stop from contact, the bodies' velocities from the start of
+    /// the step come back, less their approach along the contact `normal`
+    /// (a perfectly inelastic impact of the two centres of mass): the
+    /// solver's answer drove one through the other, so it is discarded, and
+    /// the next step starts from a state that makes progress.
+    fn stop_at_contact(&mut self, sweeps: &[Sweep], fast: u32, other: u32, normal: Vec2) {
+        let a = sweeps[fast as usize];
+        let inv_mass_a = self.bodies[a.key].inv_mass;
+        let (velocity_b, inv_mass_b) = if other > 0 {
+            let b = sweeps[other as usize];
+            (b.velocity0, self.bodies[b.key].inv_mass)
+        } else {
+            (Vec2::zeros(), 0.0)
+        };
+        let approach = (velocity_b - a.velocity0).dot(&normal);
+        let inv_mass = inv_mass_a + inv_mass_b;
+        let impulse = if approach < 0.0 && inv_mass > 0.0 {
+            -approach / inv_mass
+        } else {
+            0.0
+        };
+        let body = &mut self.bodies[a.key];
+        body.linear_velocity = a.velocity0 - normal * (impulse * inv_mass_a);
+        body.angular_velocity = a.spin0;
+        if other > 0 {
+            let b = sweeps[other as usize];
+            let body = &mut self.bodies[b.key];
+            if body.kind == BodyKind::Dynamic {
+                body.linear_velocity = b.velocity0 + normal * (impulse * inv_mass_b);
+                body.angular_velocity = b.spin0;
+            }
+        }
     }
 
     fn resolve_impacts(&self, sweeps: &[Sweep], ccd: &mut CcdScratch) {
         ccd.impacts.clear();
+        ccd.contact_stops.clear();
         for (index, candidate) in ccd.candidates.iter().enumerate() {
-            if candidate.sensor || self.has_manifold(candidate.own, candidate.other) {
+            if candidate.sensor {
                 continue;
             }
-            if let Some(time) = self.impact_time(sweeps, candidate, 0.0, false) {
+            if let Some((time, through_contact)) = self.impact_time(sweeps, candidate, 0.0, false) {
                 ccd.impacts.push(Reverse(Impact {
                     time,
                     candidate: index as u32,
                     other_frozen: false,
+                    through_contact,
                 }));
             }
         }
@@ -235,9 +301,14 @@ impl World {
             }
             let mut stopped: smallvec::SmallVec<[u32; 2]> = smallvec::smallvec![candidate.fast];
             ccd.clamp[candidate.fast as usize] = Some(impact.time);
-            if other_dynamic && !other_clamped {
+            let moving_other = other_dynamic && !other_clamped;
+            if moving_other {
                 ccd.clamp[other] = Some(impact.time);
                 stopped.push(other as u32);
+            }
+            if let Some(normal) = impact.through_contact {
+                let partner = if moving_other { other as u32 } else { 0 };
+                ccd.contact_stops.push((candidate.fast, partner, normal));
             }
             for index in stopped {
                 self.resweep_against(sweeps, ccd, index, impact.time);
@@ -252,26 +323,19 @@ impl World {
             if candidate.other_index != stopped
                 || candidate.sensor
                 || ccd.clamp[candidate.fast as usize].is_some()
-                || self.has_manifold(candidate.own, candidate.other)
             {
                 continue;
             }
-            if let Some(later) = self.impact_time(sweeps, candidate, time, true) {
+            if let Some((later, through_contact)) = self.impact_time(sweeps, candidate, time, true)
+            {
                 ccd.impacts.push(Reverse(Impact {
                     time: later,
                     candidate: index as u32,
                     other_frozen: true,
+                    through_contact,
                 }));
             }
         }
-    }
-
-    fn has_manifold(&self, a: ColliderKey, b: ColliderKey) -> bool {
-        let (a, b) = (self.collider_handle(a), self.collider_handle(b));
-        let key = if a < b { (a, b) } else { (b, a) };
-        self.contacts
-            .get(&key)
-            .is_some_and(|pair| pair.manifold.is_some())
     }
 
     /// Sends `SensorEntered` + `SensorLeft` for sensor pairs a fast body

@@ -188,7 +188,9 @@ impl Tracer<'_> {
                 }
                 let body = &self.bodies[candidate.body];
                 let time = start_time + candidate.fraction * remaining;
-                let center = body.pose.transform_point(body.local_center);
+                // Centre of mass at the time of the hit, on the body's sweep.
+                let sweep = self.sweep(candidate.body, body);
+                let center = sweep.center0 + (sweep.center1 - sweep.center0) * time;
                 let surface_velocity =
                     body.linear_velocity + perp(candidate.point - center) * body.angular_velocity;
                 let relative = projectile.velocity - surface_velocity;

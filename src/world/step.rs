@@ -132,6 +132,8 @@ impl World {
             body.solver_index = solver_bodies.len() as u32;
             let mut sweep = Sweep::frozen(key, body.pose, body.local_center);
             sweep.moving = true;
+            sweep.velocity0 = body.linear_velocity;
+            sweep.spin0 = body.angular_velocity;
             sweeps.push(sweep);
             solver_bodies.push(SolverBody {
                 linear_velocity: body.linear_velocity,

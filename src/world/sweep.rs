@@ -17,10 +17,10 @@
 use super::Collider;
 use super::handles::BodyKey;
 use crate::math::{Pose, Real, Rot2, Vec2};
-use crate::query::closest_points;
 use crate::query::time_of_impact::{
     Motion, SweptBody, ToiError, ToiStatus, conservative_advancement, time_of_impact,
 };
+use crate::query::{closest_points, contact};
 use crate::shape::{PartId, Shape};
 
 /// A body's motion over one step.
@@ -42,6 +42,10 @@ pub(crate) struct Sweep {
     pub local_center: Vec2,
     /// False for a body that did not move this step (static or asleep).
     pub moving: bool,
+    /// Velocity of the centre of mass at the start of the step (m/s, world).
+    pub velocity0: Vec2,
+    /// Spin at the start of the step (rad/s).
+    pub spin0: Real,
 }
 
 impl Sweep {
@@ -57,6 +61,8 @@ impl Sweep {
             angle: 0.0,
             local_center,
             moving: false,
+            velocity0: Vec2::zeros(),
+            spin0: 0.0,
         }
     }
 
@@ -114,7 +120,7 @@ impl Sweep {
             return Path::Frozen(pose);
         }
         let linear = (self.center1 - self.center0) * rest;
-        if self.angle == 0.0 {
+        if self.angle == 0.0 || spins_in_place(collider, self.local_center) {
             return Path::Linear {
                 pose,
                 motion: linear,
@@ -128,6 +134,17 @@ impl Sweep {
             offset,
             reach: self.collider_reach(collider),
         }
+    }
+}
+
+/// True when turning about `local_center` leaves the collider's shape in
+/// place (a disc centred on it), so its path is a pure translation.
+fn spins_in_place(collider: &Collider, local_center: Vec2) -> bool {
+    match &*collider.shape {
+        Shape::Circle(circle) => {
+            collider.local_pose.transform_point(circle.center()) == local_center
+        }
+        _ => false,
     }
 }
 
@@ -222,6 +239,16 @@ impl Path {
         }
     }
 
+    /// Displacement of the translation part over the interval (the centre
+    /// for a spinning shape).
+    fn translation(&self) -> Vec2 {
+        match *self {
+            Path::Frozen(_) => Vec2::zeros(),
+            Path::Linear { motion, .. } => motion,
+            Path::Spinning { motion, .. } => motion.linear,
+        }
+    }
+
     fn linear_motion(&self) -> Option<Vec2> {
         match *self {
             Path::Frozen(_) => Some(Vec2::zeros()),
@@ -237,11 +264,18 @@ pub(crate) struct PathContact {
     /// Fraction of the interval at which the separation is (about) the
     /// target: the time to stop at (0 when overlapping at the start).
     pub fraction: Real,
-    /// Unit normal from shape A to shape B at that time (world).
+    /// Fraction at which they touch (equal to `fraction` for a target of 0
+    /// and for conservative advancement, which aims at the target directly).
+    pub touch: Real,
+    /// Unit normal from shape A to shape B at that time (world); at the
+    /// start, the direction of least penetration when overlapping.
     pub normal: Vec2,
     /// Contact point (world).
     pub point: Vec2,
-    /// The shapes were already within the target at the start of the interval.
+    /// How far the translations close along `normal` over the whole
+    /// interval (metres; < 0 when separating). Spin is not counted.
+    pub closing: Real,
+    /// The shapes already touch or overlap at the start of the interval.
     pub overlapping_at_start: bool,
     /// Conservative advancement hit its iteration cap: the shapes are apart
     /// up to `fraction` and may touch soon after (never a miss).
@@ -266,6 +300,7 @@ pub(crate) fn first_contact(
     path_b: &Path,
     target: Real,
 ) -> Result<Option<PathContact>, ToiError> {
+    let translation = path_b.translation() - path_a.translation();
     if let (Some(motion_a), Some(motion_b)) = (path_a.linear_motion(), path_b.linear_motion()) {
         let toi = time_of_impact(
             shape_a,
@@ -282,7 +317,7 @@ pub(crate) fn first_contact(
         // Separation shrinks at `closing` metres per unit fraction at the
         // contact and, being convex in time, was at least closing · δ a
         // fraction δ earlier.
-        let closing = -toi.normal.dot(&(motion_b - motion_a));
+        let closing = -toi.normal.dot(&translation);
         let fraction = if target > 0.0 && !overlapping_at_start {
             if closing <= 0.0 {
                 return Ok(None);
@@ -293,8 +328,10 @@ pub(crate) fn first_contact(
         };
         return Ok(Some(PathContact {
             fraction,
+            touch: toi.fraction,
             normal: toi.normal,
             point: toi.point,
+            closing,
             overlapping_at_start,
             limited: false,
             part_a: toi.part_a,
@@ -310,14 +347,26 @@ pub(crate) fn first_contact(
             .filter(|closest| closest.distance > target)
             .map(|closest| closest.with_distance(closest.distance - target))
     })?;
-    Ok(toi.map(|toi| PathContact {
-        fraction: toi.fraction,
-        normal: toi.normal,
-        point: toi.point,
-        overlapping_at_start: toi.status == ToiStatus::OverlappingAtStart,
-        limited: toi.status == ToiStatus::IterationLimit,
-        part_a: toi.part_a,
-        part_b: toi.part_b,
+    Ok(toi.map(|toi| {
+        let overlapping_at_start = toi.status == ToiStatus::OverlappingAtStart;
+        let normal = if overlapping_at_start {
+            // The direction of least penetration of the shapes at the start.
+            contact(shape_a, &path_a.pose_at(0.0), shape_b, &path_b.pose_at(0.0))
+                .map_or(toi.normal, |manifold| manifold.normal)
+        } else {
+            toi.normal
+        };
+        PathContact {
+            fraction: toi.fraction,
+            touch: toi.fraction,
+            normal,
+            point: toi.point,
+            closing: -normal.dot(&translation),
+            overlapping_at_start,
+            limited: toi.status == ToiStatus::IterationLimit,
+            part_a: toi.part_a,
+            part_b: toi.part_b,
+        }
     }))
 }
 
@@ -338,6 +387,8 @@ mod tests {
             angle,
             local_center,
             moving: true,
+            velocity0: Vec2::zeros(),
+            spin0: 0.0,
         };
         sweep.end = {
             let rotation = Rot2::new(angle) * start.rotation;
