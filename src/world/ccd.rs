@@ -15,10 +15,13 @@
 //! - impacts are processed in time order; when a body is clamped, the fast
 //!   bodies that may meet it are re-swept against it standing still from
 //!   that time on, so a later impact with a clamped body is not lost;
-//! - a pair already touching at the start is the solver's contact, unless
-//!   the solver let the fast body drive on into the other by more than
-//!   [`LINEAR_SLOP`] over the step: then the body is stopped where it was
-//!   (so a contact with a thin wall is never a way through it);
+//! - a pair within the speculative margin at the start is the solver's
+//!   contact, unless by the end of the step the solver drove the fast body
+//!   out on the far side of the other (the direction between their closest
+//!   points flipped): then the body is stopped where it was and gets its
+//!   velocity of the start of the step back, less the approach along the
+//!   contact normal; so a contact with a thin wall is never a way through
+//!   it, and the next step makes progress;
 //! - a linear approach that would sink in by no more than [`LINEAR_SLOP`]
 //!   by the end of the step, or only grazes, is left to the next step's
 //!   contact (no pause for bodies skimming a surface); kinematic bodies are
@@ -28,10 +31,11 @@
 
 use super::handles::{BodyKey, ColliderKey};
 use super::narrowphase::sensor_first;
-use super::settings::LINEAR_SLOP;
+use super::settings::{LINEAR_SLOP, SPECULATIVE_DISTANCE};
 use super::sweep::{Sweep, first_contact};
 use super::{BodyKind, Event, World};
 use crate::math::{Real, Vec2};
+use crate::query::{closest_points, contact};
 use std::cmp::{Ordering, Reverse};
 use std::collections::BinaryHeap;
 
@@ -41,6 +45,10 @@ use std::collections::BinaryHeap;
 /// half its size fits between them unseen, and the speculative contacts of
 /// the next step stop it.
 pub const CCD_MOTION_FRACTION: Real = 0.5;
+
+/// Bisection steps that place a stop a slop before a touch when the back-off
+/// along the normal would overshoot: 2^-12 of the time to the touch.
+const STOP_BISECTIONS: u32 = 12;
 
 /// One collider of a fast body and one collider it may hit.
 #[derive(Clone, Copy, Debug)]
@@ -209,6 +217,30 @@ impl World {
         let path_own = sweeps[candidate.fast as usize].path(own, from, false);
         let other_sweep = self.indexed_sweep(sweeps, candidate.other_index, candidate.other_body);
         let path_other = other_sweep.path(other, from, other_frozen);
+        let (own_start, other_start) = (path_own.pose_at(0.0), path_other.pose_at(0.0));
+        let start = closest_points(&own.shape, &own_start, &other.shape, &other_start);
+        let near_normal = match start {
+            // Overlapping: the direction of least penetration.
+            None => Some(
+                contact(&own.shape, &own_start, &other.shape, &other_start)
+                    .map_or(Vec2::zeros(), |manifold| manifold.normal),
+            ),
+            Some(closest) if closest.distance <= SPECULATIVE_DISTANCE => {
+                Some((closest.point_b - closest.point_a) / closest.distance.max(Real::MIN_POSITIVE))
+            }
+            Some(_) => None,
+        };
+        if let Some(normal) = near_normal {
+            // Within the speculative margin: the solver's contact, unless by
+            // the end of the step the fast body came out on the far side of
+            // the other (the direction between them flipped): the solver
+            // drove it through, and it is stopped where it was.
+            let end_own = path_own.pose_at(1.0);
+            let end_other = path_other.pose_at(1.0);
+            let through = closest_points(&own.shape, &end_own, &other.shape, &end_other)
+                .is_some_and(|closest| (closest.point_b - closest.point_a).dot(&normal) < 0.0);
+            return through.then_some((from, Some(normal)));
+        }
         // Errors only come from coordinates far outside the design range;
         // such a body is left to the solver.
         let contact = first_contact(
@@ -220,21 +252,46 @@ impl World {
         )
         .ok()??;
         if contact.overlapping_at_start {
-            // Touching already: the solver's contact. Only if the solver let
-            // the fast body drive on into the other by more than a slop is it
-            // stopped where it was (a thin wall must not be crossed from contact).
-            // `closing` is how far B closes on A: the fast body is A here.
-            return (contact.closing > LINEAR_SLOP).then_some((from, Some(contact.normal)));
+            return None; // within rounding of the margin test above
         }
-        if contact.fraction == contact.touch
-            || contact.closing * (1.0 - contact.touch) > LINEAR_SLOP
-        {
-            let time = from + contact.fraction * (1.0 - from);
+        let span = 1.0 - from;
+        if contact.fraction == contact.touch {
+            // Conservative advancement aims at the slop directly.
+            let time = from + contact.fraction * span;
             return (time < 1.0).then_some((time, None));
         }
-        // A linear approach that would sink in by less than a slop by the
-        // end of the step: the next step's contact takes it, no pause.
-        None
+        if contact.closing * (1.0 - contact.touch) <= LINEAR_SLOP {
+            // A linear approach that would sink in by less than a slop by
+            // the end of the step: the next step's contact takes it, no pause.
+            return None;
+        }
+        let mut stop = contact.fraction;
+        if stop <= 0.0 {
+            // The back-off along the normal overshot the start, though the
+            // shapes start farther apart than the speculative margin: bisect
+            // for the last time at least a slop apart (the gap shrinks all
+            // the way to the touch, its distance being convex in time).
+            let gap = |t: Real| {
+                crate::query::distance(
+                    &own.shape,
+                    &path_own.pose_at(t),
+                    &other.shape,
+                    &path_other.pose_at(t),
+                )
+            };
+            let (mut apart, mut close) = (0.0, contact.touch);
+            for _ in 0..STOP_BISECTIONS {
+                let middle = 0.5 * (apart + close);
+                if gap(middle) >= LINEAR_SLOP {
+                    apart = middle;
+                } else {
+                    close = middle;
+                }
+            }
+            stop = apart;
+        }
+        let time = from + stop * span;
+        (time < 1.0).then_some((time, None))
     }
 
     /// After a stop from contact, the bodies' velocities from the start of
