@@ -33,7 +33,7 @@ fn scene() -> World {
 fn run(world: &mut World, until: u64) {
     while world.step_count() < until {
         let step = world.step_count();
-        if step % 20 == 0 {
+        if step.is_multiple_of(20) {
             for i in 0..10 {
                 let angle = -0.3 - 0.05 * i as Real;
                 let mut def = ProjectileDef::new(

@@ -124,10 +124,10 @@ impl World {
             }
             let (a, b) = (self.collider_handle(key_a), self.collider_handle(key_b));
             let pair_key = if a < b { (a, b) } else { (b, a) };
-            if !self.contacts.contains_key(&pair_key) {
-                let sensor = self.colliders[key_a].sensor || self.colliders[key_b].sensor;
-                self.contacts.insert(pair_key, ContactPair::new(sensor));
-            }
+            let sensor = self.colliders[key_a].sensor || self.colliders[key_b].sensor;
+            self.contacts
+                .entry(pair_key)
+                .or_insert_with(|| ContactPair::new(sensor));
         }
         self.scratch.proxy_pairs = pairs;
     }

@@ -178,3 +178,34 @@ pub fn mixed_pile(
     }
     Ok((world, bodies))
 }
+
+/// Steps `world` by `dt` until every body sleeps or `max_steps` were
+/// taken; returns the number of steps taken.
+///
+/// # Errors
+/// As [`World::step`].
+pub fn settle(world: &mut World, dt: Real, max_steps: u64) -> Result<u64, WorldError> {
+    for taken in 0..max_steps {
+        if world.bodies().all(|(_, body)| !body.is_awake()) {
+            return Ok(taken);
+        }
+        world.step(dt)?;
+    }
+    Ok(max_steps)
+}
+
+/// Wakes every dynamic body (keeping its velocity).
+///
+/// # Errors
+/// None in practice: every handle comes from the world itself.
+pub fn wake_all(world: &mut World) -> Result<(), WorldError> {
+    let bodies: Vec<(BodyHandle, Vec2, Real)> = world
+        .bodies()
+        .filter(|(_, body)| body.kind() == super::BodyKind::Dynamic)
+        .map(|(handle, body)| (handle, body.linear_velocity(), body.angular_velocity()))
+        .collect();
+    for (handle, linear, angular) in bodies {
+        world.set_velocity(handle, linear, angular)?;
+    }
+    Ok(())
+}

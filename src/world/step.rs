@@ -219,16 +219,19 @@ impl World {
         }
         apply_restitution(&mut solver_bodies, &mut constraints, &self.settings.contact);
 
-        for (constraint, key) in constraints.iter().zip(&constraint_keys) {
-            if let Some(pair) = self.contacts.get_mut(key) {
-                pair.impulses.clear();
-                pair.impulses.extend(
-                    constraint
-                        .points
-                        .iter()
-                        .map(|p| (p.id, p.normal_impulse, p.tangent_impulse)),
-                );
-            }
+        // Constraints were made in map order: merge them back in one pass.
+        let mut solved = constraints.iter().zip(&constraint_keys).peekable();
+        for (key, pair) in self.contacts.iter_mut() {
+            let Some((constraint, _)) = solved.next_if(|(_, solved_key)| *solved_key == key) else {
+                continue;
+            };
+            pair.impulses.clear();
+            pair.impulses.extend(
+                constraint
+                    .points
+                    .iter()
+                    .map(|p| (p.id, p.normal_impulse, p.tangent_impulse)),
+            );
         }
 
         // Write back; a body whose result is not finite keeps its start
