@@ -111,8 +111,9 @@ pub(crate) struct CcdScratch {
     impacts: BinaryHeap<Reverse<Impact>>,
     /// Per solver index: the fraction the body was clamped at.
     clamp: Vec<Option<Real>>,
-    /// Stops from contact: (fast body, other body or 0 if it cannot move, normal).
-    contact_stops: Vec<(u32, u32, Vec2)>,
+    /// Stops from contact: (fast body, other body or 0 if it does not
+    /// move, normal, whether the other was stopped with it).
+    contact_stops: Vec<(u32, u32, Vec2, bool)>,
     sensor_events: Vec<(super::ColliderHandle, super::ColliderHandle)>,
 }
 
@@ -133,8 +134,8 @@ impl World {
                     self.bodies[clamped.key].pose = clamped.end;
                 }
             }
-            for &(fast, other, normal) in &ccd.contact_stops {
-                self.stop_at_contact(&sweeps, fast, other, normal);
+            for &(fast, other, normal, both) in &ccd.contact_stops {
+                self.stop_at_contact(&sweeps, fast, other, normal, both);
             }
             self.sweep_sensors(&sweeps, &mut ccd);
         }
@@ -294,17 +295,31 @@ impl World {
         (time < 1.0).then_some((time, None))
     }
 
-    /// After a stop from contact, the bodies' velocities from the start of
-    /// the step come back, less their approach along the contact `normal`
-    /// (a perfectly inelastic impact of the two centres of mass): the
-    /// solver's answer drove one through the other, so it is discarded, and
-    /// the next step starts from a state that makes progress.
-    fn stop_at_contact(&mut self, sweeps: &[Sweep], fast: u32, other: u32, normal: Vec2) {
+    /// After a stop from contact, the fast body's velocity from the start of
+    /// the step comes back, less its approach along the contact `normal` (a
+    /// perfectly inelastic impact of the two centres of mass): the solver's
+    /// answer drove one through the other, so it is discarded, and the next
+    /// step starts from a state that makes progress. The other body (solver
+    /// index `other`, 0 if it does not move) gets the same treatment if it
+    /// was stopped with it (`both`).
+    fn stop_at_contact(
+        &mut self,
+        sweeps: &[Sweep],
+        fast: u32,
+        other: u32,
+        normal: Vec2,
+        both: bool,
+    ) {
         let a = sweeps[fast as usize];
         let inv_mass_a = self.bodies[a.key].inv_mass;
         let (velocity_b, inv_mass_b) = if other > 0 {
             let b = sweeps[other as usize];
-            (b.velocity0, self.bodies[b.key].inv_mass)
+            let inv_mass = if both {
+                self.bodies[b.key].inv_mass
+            } else {
+                0.0
+            };
+            (b.velocity0, inv_mass)
         } else {
             (Vec2::zeros(), 0.0)
         };
@@ -318,13 +333,11 @@ impl World {
         let body = &mut self.bodies[a.key];
         body.linear_velocity = a.velocity0 - normal * (impulse * inv_mass_a);
         body.angular_velocity = a.spin0;
-        if other > 0 {
+        if both {
             let b = sweeps[other as usize];
             let body = &mut self.bodies[b.key];
-            if body.kind == BodyKind::Dynamic {
-                body.linear_velocity = b.velocity0 + normal * (impulse * inv_mass_b);
-                body.angular_velocity = b.spin0;
-            }
+            body.linear_velocity = b.velocity0 + normal * (impulse * inv_mass_b);
+            body.angular_velocity = b.spin0;
         }
     }
 
@@ -364,8 +377,8 @@ impl World {
                 stopped.push(other as u32);
             }
             if let Some(normal) = impact.through_contact {
-                let partner = if moving_other { other as u32 } else { 0 };
-                ccd.contact_stops.push((candidate.fast, partner, normal));
+                ccd.contact_stops
+                    .push((candidate.fast, other as u32, normal, moving_other));
             }
             for index in stopped {
                 self.resweep_against(sweeps, ccd, index, impact.time);

@@ -31,8 +31,8 @@ impl World {
         Ok(self.body_handle(key))
     }
 
-    /// Attaches a collider to `body`, gives it a broadphase proxy and updates
-    /// the body's mass properties.
+    /// Attaches a collider to `body`, gives it a broadphase proxy, updates
+    /// the body's mass properties and wakes it.
     ///
     /// # Errors
     /// [`WorldError::StaleBody`], an invalid local pose, a density that is
@@ -72,6 +72,7 @@ impl World {
         let handle = self.collider_handle(key);
         if let Some(b) = self.bodies.get_mut(body.key) {
             b.colliders.push(handle);
+            wake(b);
         }
         self.update_mass(body.key);
         Ok(handle)
@@ -95,7 +96,8 @@ impl World {
         Ok(())
     }
 
-    /// Removes one collider (its proxy and contacts) and updates its body's mass.
+    /// Removes one collider (its proxy and contacts), updates its body's
+    /// mass and wakes it.
     ///
     /// # Errors
     /// [`WorldError::StaleCollider`] if it was already removed or is of another world.
@@ -107,6 +109,7 @@ impl World {
         self.detach_collider(collider.key);
         if let Some(b) = self.bodies.get_mut(body.key) {
             b.colliders.retain(|c| *c != collider);
+            wake(b);
         }
         self.contacts
             .retain(|(a, b), _| *a != collider && *b != collider);
@@ -255,6 +258,12 @@ impl World {
         apply_impulse_to(b, impulse, point);
         Ok(())
     }
+}
+
+/// Wakes a body that can move (a static body is never awake).
+fn wake(body: &mut Body) {
+    body.awake = body.kind != BodyKind::Static;
+    body.sleep_time = 0.0;
 }
 
 /// Applies an impulse at a world point to a dynamic body and wakes it;

@@ -33,6 +33,7 @@ mod hash;
 mod islands;
 mod mass;
 mod narrowphase;
+mod pair_map;
 mod projectile;
 mod projectile_trace;
 mod proxies;
@@ -59,7 +60,6 @@ use crate::broadphase::BroadPhase;
 use crate::math::{Pose, Real};
 use handles::{BodyKey, ColliderKey, ProjectileKey, WorldId};
 use slotmap::SlotMap;
-use std::collections::BTreeMap;
 
 /// A simulated world.
 ///
@@ -87,7 +87,7 @@ pub struct World {
     bodies: SlotMap<BodyKey, Body>,
     colliders: SlotMap<ColliderKey, Collider>,
     projectiles: SlotMap<ProjectileKey, Projectile>,
-    contacts: BTreeMap<(ColliderHandle, ColliderHandle), step::ContactPair>,
+    contacts: pair_map::PairMap,
     broad_phase: BroadPhase<ColliderKey>,
     events: Vec<Event>,
     step_count: u64,
@@ -108,7 +108,7 @@ impl World {
             bodies: SlotMap::with_key(),
             colliders: SlotMap::with_key(),
             projectiles: SlotMap::with_key(),
-            contacts: BTreeMap::new(),
+            contacts: pair_map::PairMap::default(),
             broad_phase: BroadPhase::new(),
             events: Vec::new(),
             step_count: 0,

@@ -175,16 +175,14 @@ impl Tracer<'_> {
             let Ok(shot) = Shot::new(projectile.position, end, projectile.radius) else {
                 return Fate::Lost;
             };
-            self.gather(projectile, &shot, start_time, candidates);
+            self.gather(projectile, &shot, start_time, bounced_off, candidates);
             for candidate in candidates.iter() {
                 let body_handle = BodyHandle {
                     key: candidate.body,
                     world: self.world,
                 };
-                if projectile.pierced.contains(&body_handle)
-                    || (bounced_off == Some(candidate.collider) && candidate.started_inside)
-                {
-                    continue;
+                if projectile.pierced.contains(&body_handle) {
+                    continue; // another collider of a body it passed through
                 }
                 let body = &self.bodies[candidate.body];
                 let time = start_time + candidate.fraction * remaining;
@@ -263,11 +261,14 @@ impl Tracer<'_> {
 
     /// Fills `candidates` with the hits of `shot` (covering the step from
     /// `start_time` to its end), sorted by fraction then collider.
+    /// A shot that just bounced off `bounced_off` starts touching it; that
+    /// contact is not a hit (and must not clip the search).
     fn gather(
         &self,
         projectile: &Projectile,
         shot: &Shot,
         start_time: Real,
+        bounced_off: Option<ColliderKey>,
         candidates: &mut Vec<Candidate>,
     ) {
         candidates.clear();
@@ -295,6 +296,7 @@ impl Tracer<'_> {
                 let sweep = self.sweep(body_key, body);
                 let path = sweep.path(collider, start_time, false);
                 match hit_moving(shot, &collider.shape, &path) {
+                    Some(hit) if hit.started_inside && bounced_off == Some(key) => max_fraction,
                     Some(hit) if hit.fraction <= max_fraction => {
                         candidates.push(Candidate {
                             collider: key,

@@ -111,6 +111,8 @@ impl World {
     /// last call) to the contact map, if the two colliders may interact.
     pub(crate) fn find_new_pairs(&mut self) {
         let mut pairs = std::mem::take(&mut self.scratch.proxy_pairs);
+        let mut new_pairs = std::mem::take(&mut self.scratch.new_pairs);
+        new_pairs.clear();
         self.broad_phase.update_pairs(&mut pairs);
         for &(proxy_a, proxy_b) in &pairs {
             let (Some(key_a), Some(key_b)) = (
@@ -125,11 +127,11 @@ impl World {
             let (a, b) = (self.collider_handle(key_a), self.collider_handle(key_b));
             let pair_key = if a < b { (a, b) } else { (b, a) };
             let sensor = self.colliders[key_a].sensor || self.colliders[key_b].sensor;
-            self.contacts
-                .entry(pair_key)
-                .or_insert_with(|| ContactPair::new(sensor));
+            new_pairs.push((pair_key, ContactPair::new(sensor)));
         }
+        self.contacts.merge(&mut new_pairs);
         self.scratch.proxy_pairs = pairs;
+        self.scratch.new_pairs = new_pairs;
     }
 
     /// True if two colliders may form a contact pair: different bodies,

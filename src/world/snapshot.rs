@@ -74,16 +74,12 @@ impl World {
                 body.world = id;
             }
         }
-        // Handles order by key first, so the map's order is unchanged.
-        let contacts = std::mem::take(&mut self.contacts);
-        self.contacts = contacts
-            .into_iter()
-            .map(|((mut a, mut b), pair)| {
-                a.world = id;
-                b.world = id;
-                ((a, b), pair)
-            })
-            .collect();
+        // Handles order by key first, so the pairs' order is unchanged.
+        self.contacts.rekey(|(mut a, mut b)| {
+            a.world = id;
+            b.world = id;
+            (a, b)
+        });
         for event in &mut self.events {
             rebrand_event(event, id);
         }
@@ -131,7 +127,7 @@ impl World {
                 return Err(WorldError::UnsupportedShape("line"));
             }
         }
-        for ((a, b), pair) in &self.contacts {
+        for ((a, b), pair) in self.contacts.iter() {
             if !(self.colliders.contains_key(a.key) && self.colliders.contains_key(b.key)) || a >= b
             {
                 return Err(WorldError::StaleCollider);

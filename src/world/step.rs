@@ -60,6 +60,7 @@ impl ContactPair {
 #[derive(Debug, Default)]
 pub(crate) struct Scratch {
     pub proxy_pairs: Vec<(ProxyId, ProxyId)>,
+    pub new_pairs: Vec<(super::pair_map::PairKey, ContactPair)>,
     /// Solver bodies; index 0 is the fixed body that stands for every body
     /// not simulated this step.
     pub solver_bodies: Vec<SolverBody>,
@@ -146,7 +147,7 @@ impl World {
             });
         }
 
-        for (key, pair) in &self.contacts {
+        for (key, pair) in self.contacts.iter() {
             let Some(manifold) = pair.manifold.as_ref() else {
                 continue;
             };
