@@ -57,7 +57,7 @@ impl PairMap {
     /// and emptied; among equal new keys the first is kept). One merge pass
     /// from the back, moving only what lies after the first new key.
     pub fn merge(&mut self, new: &mut Vec<(PairKey, ContactPair)>) {
-        new.sort_by(|a, b| a.0.cmp(&b.0));
+        new.sort_by_key(|entry| entry.0);
         new.dedup_by(|later, earlier| later.0 == earlier.0);
         new.retain(|(key, _)| self.get(key).is_none());
         if new.is_empty() {
@@ -89,7 +89,7 @@ impl PairMap {
 impl FromIterator<(PairKey, ContactPair)> for PairMap {
     fn from_iter<I: IntoIterator<Item = (PairKey, ContactPair)>>(iter: I) -> Self {
         let mut entries: Vec<(PairKey, ContactPair)> = iter.into_iter().collect();
-        entries.sort_by(|a, b| a.0.cmp(&b.0));
+        entries.sort_by_key(|entry| entry.0);
         entries.dedup_by(|later, earlier| later.0 == earlier.0);
         PairMap { entries }
     }
