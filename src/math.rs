@@ -59,6 +59,7 @@ pub fn is_finite_vec(v: Vec2) -> bool {
 /// assert!((pose.inverse_transform_point(p) - vec2(1.0, 0.0)).norm() < 1e-6);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Pose {
     /// Rotation applied after scaling, before translation.
     pub rotation: Rot2,

@@ -8,7 +8,7 @@ mod contact_solver;
 mod softness;
 
 pub use contact_solver::{
-    ConstraintPoint, ContactConstraint, ContactSettings, ContactSoftness, SolverBody,
-    apply_restitution, integrate_positions, solve, warm_start,
+    ConstraintPoint, ContactConstraint, ContactSettings, ContactSoftness, MAX_ROTATION_PER_SUBSTEP,
+    SolverBody, apply_restitution, integrate_positions, solve, warm_start,
 };
 pub use softness::Softness;

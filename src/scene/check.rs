@@ -327,6 +327,10 @@ pub(crate) fn corner(desc: CornerDesc) -> Corner {
 fn shape_problem(path: &FieldPath, error: &ShapeError) -> (FieldPath, String) {
     let points = path.field("points");
     match *error {
+        ShapeError::InvalidTree { ref reason } => (
+            path.clone(),
+            format!("expected a valid circle tree: {reason}"),
+        ),
         ShapeError::SelfIntersecting { edge_a, edge_b } => (
             points.index(edge_a),
             format!(

@@ -113,6 +113,36 @@ impl OrientedRect {
         })
     }
 
+    /// The rectangle with an explicit rotation, kept bit for bit when it is
+    /// unit length to within 1e-4 (renormalized otherwise): restores a
+    /// rectangle exactly from its stored parts.
+    ///
+    /// # Errors
+    /// As [`OrientedRect::new`], [`ShapeError::NonFinite`] for a rotation
+    /// that is not finite or of length 0.
+    #[cfg(feature = "serde")]
+    pub(crate) fn with_rotation(
+        center: Vec2,
+        half_extents: Vec2,
+        rotation: Rot2,
+    ) -> Result<Self, ShapeError> {
+        let mut rect = Self::new(center, half_extents, 0.0)?;
+        let c = rotation.complex();
+        let norm = (c.re * c.re + c.im * c.im).sqrt();
+        if !norm.is_finite() || norm <= 0.0 {
+            return Err(ShapeError::NonFinite {
+                field: "rotation",
+                index: None,
+            });
+        }
+        rect.rotation = if (norm - 1.0).abs() <= 1e-4 {
+            rotation
+        } else {
+            Rot2::new(c.im.atan2(c.re))
+        };
+        Ok(rect)
+    }
+
     /// Centre (local frame).
     pub fn center(&self) -> Vec2 {
         self.center
@@ -153,6 +183,7 @@ impl OrientedRect {
 /// Which corner of a tile's rectangle is missing (seed 001's triangle types).
 /// "Upper" is +y (y points up).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Corner {
     /// The (min.x, max.y) corner is missing.
     UpperLeft,

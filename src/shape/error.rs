@@ -65,6 +65,12 @@ pub enum ShapeError {
         /// Which field.
         field: &'static str,
     },
+    /// Serialized circle-tree data breaks a tree invariant.
+    #[error("invalid circle tree: {reason}")]
+    InvalidTree {
+        /// What the tree validation said, naming the node.
+        reason: String,
+    },
     /// The minimum corner of a box is not below and left of its maximum corner.
     #[error("{field}: min must be < max on both axes")]
     InvertedBounds {

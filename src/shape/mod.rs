@@ -14,6 +14,8 @@ mod error;
 mod mass;
 pub(crate) mod outline;
 mod primitives;
+#[cfg(feature = "serde")]
+mod serde_repr;
 mod simple_polygon;
 
 pub use boxes::{Aabb, Corner, OrientedRect, TileTriangle};
@@ -30,7 +32,16 @@ pub use simple_polygon::SimplePolygon;
 use std::sync::Arc;
 
 /// Any shape the queries accept.
+///
+/// With the `serde` feature a shape serializes as its defining data and
+/// deserializes through its validating constructor, so bad data is refused
+/// with a [`ShapeError`] and a round trip is bit for bit.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "serde_repr::ShapeRepr", into = "serde_repr::ShapeRepr")
+)]
 pub enum Shape {
     /// A single point.
     Point(Point),
@@ -146,4 +157,5 @@ impl From<Arc<CircleTree>> for Shape {
 /// Identifies a named part of a body (a node of a circle tree) in hit reports
 /// and contacts; the tree keeps the table from ids to names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct PartId(pub u32);

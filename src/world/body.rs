@@ -9,6 +9,7 @@ use crate::math::{Pose, Real, Vec2};
 
 /// How a body moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum BodyKind {
     /// Never moves; infinite mass.
     Static,
@@ -70,6 +71,17 @@ impl BodyDef {
         Self::new(BodyKind::Static, pose)
     }
 
+    /// A kinematic body at `pose` (moved by its velocity only).
+    pub fn kinematic(pose: Pose) -> Self {
+        Self::new(BodyKind::Kinematic, pose)
+    }
+
+    /// This definition flagged as a bullet: swept continuously at any speed.
+    pub fn bullet(mut self) -> Self {
+        self.bullet = true;
+        self
+    }
+
     /// This definition with the given initial velocity and spin.
     pub fn with_velocity(mut self, linear: Vec2, angular: Real) -> Self {
         self.linear_velocity = linear;
@@ -80,6 +92,7 @@ impl BodyDef {
 
 /// A body in the world.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Body {
     pub(crate) kind: BodyKind,
     pub(crate) pose: Pose,
@@ -101,6 +114,16 @@ pub struct Body {
     pub(crate) sleep_time: Real,
     pub(crate) user_data: u64,
     pub(crate) colliders: Vec<ColliderHandle>,
+    /// Thinnest half-size of the solid colliders (m, world, ≥ a slop): a body
+    /// moving more than a fraction of it per step is swept continuously.
+    pub(crate) min_extent: Real,
+    /// Largest distance from the centre of mass to any point of the
+    /// colliders (m, world): bounds how fast its points swing when it spins.
+    pub(crate) max_extent: Real,
+    /// Index in the step's solver arrays (0: not simulated this step).
+    /// Rebuilt at every step; not part of the state.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub(crate) solver_index: u32,
 }
 
 impl Body {
@@ -126,6 +149,9 @@ impl Body {
             sleep_time: 0.0,
             user_data: def.user_data,
             colliders: Vec::new(),
+            min_extent: super::settings::LINEAR_SLOP,
+            max_extent: 0.0,
+            solver_index: 0,
         }
     }
 
@@ -188,6 +214,23 @@ impl Body {
     pub fn kinetic_energy(&self) -> Real {
         0.5 * self.mass * self.linear_velocity.norm_squared()
             + 0.5 * self.inertia * self.angular_velocity * self.angular_velocity
+    }
+
+    /// Thinnest half-size of the solid colliders (m, world); continuous
+    /// collision sweeps the body once it moves more than
+    /// [`super::CCD_MOTION_FRACTION`] of this in a step.
+    pub fn min_extent(&self) -> Real {
+        self.min_extent
+    }
+
+    /// Largest distance from the centre of mass to any point of the colliders (m, world).
+    pub fn max_extent(&self) -> Real {
+        self.max_extent
+    }
+
+    /// Angle of the body's rotation (radians, counter-clockwise).
+    pub fn angle(&self) -> Real {
+        self.pose.rotation.angle()
     }
 
     pub(crate) fn is_dynamic(&self) -> bool {

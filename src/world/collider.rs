@@ -6,12 +6,14 @@
 //! to the shape (and to the offset) without rebuilding it.
 
 use super::handles::BodyHandle;
+use crate::broadphase::ProxyId;
 use crate::math::{Pose, Real};
 use crate::shape::Shape;
 use std::sync::Arc;
 
 /// Surface and bulk properties of a collider.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Material {
     /// Mass per area (kg/m², > 0).
     pub density: Real,
@@ -34,6 +36,7 @@ impl Default for Material {
 /// Which colliders may touch: A and B interact when
 /// `A.groups & B.mask != 0 && B.groups & A.mask != 0`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Filter {
     /// The groups this collider belongs to (bit set).
     pub groups: u32,
@@ -51,6 +54,12 @@ impl Default for Filter {
 }
 
 impl Filter {
+    /// Belongs to every group and interacts with every group.
+    pub const ALL: Filter = Filter {
+        groups: u32::MAX,
+        mask: u32::MAX,
+    };
+
     /// True when the two filters let their colliders interact.
     pub fn allows(&self, other: &Filter) -> bool {
         self.groups & other.mask != 0 && other.groups & self.mask != 0
@@ -104,10 +113,17 @@ impl ColliderDef {
         self.sensor = true;
         self
     }
+
+    /// This definition with another collision filter.
+    pub fn with_filter(mut self, filter: Filter) -> Self {
+        self.filter = filter;
+        self
+    }
 }
 
 /// A collider in the world.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Collider {
     pub(crate) body: BodyHandle,
     pub(crate) shape: Arc<Shape>,
@@ -116,6 +132,9 @@ pub struct Collider {
     pub(crate) filter: Filter,
     pub(crate) sensor: bool,
     pub(crate) user_data: u64,
+    /// Its broadphase proxy; `None` only while a restored world rebuilds them.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub(crate) proxy: Option<ProxyId>,
 }
 
 impl Collider {

@@ -37,6 +37,13 @@ pub enum WorldError {
     /// A shape is invalid.
     #[error("invalid shape: {0}")]
     Shape(#[from] ShapeError),
+    /// A ray or shot given to a scene query is unusable, or a collider is
+    /// too far out for the cast.
+    #[error("cast: {0}")]
+    Cast(#[from] crate::query::CastError),
+    /// The broadphase refused a query's input.
+    #[error("broadphase: {0}")]
+    BroadPhase(#[from] crate::broadphase::BroadPhaseError),
     /// The shape cannot be used as a collider (a [`crate::shape::Shape::Line`] is unbounded).
     #[error("a {0} cannot be a collider")]
     UnsupportedShape(&'static str),

@@ -15,6 +15,7 @@ slotmap::new_key_type! {
 
 /// Identifies one `World` instance; never part of the simulated state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct WorldId(u32);
 
 impl WorldId {
@@ -28,6 +29,7 @@ macro_rules! handle {
     ($(#[$doc:meta])* $name:ident, $key:ident) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
         pub struct $name {
             pub(crate) key: $key,
             pub(crate) world: WorldId,

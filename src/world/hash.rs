@@ -1,4 +1,4 @@
-//! [`World::state_hash`]: a 64-bit FNV-1a hash of every body's exact bits.
+//! [`World::state_hash`]: a 64-bit FNV-1a hash of the simulated state's exact bits.
 
 use super::World;
 
@@ -19,8 +19,9 @@ impl Fnv {
 
 impl World {
     /// A hash of the simulated state: every body's pose, velocities and sleep
-    /// flag, bit for bit, in handle order. Equal hashes after equal inputs are
-    /// the determinism check; the world's identity is not part of it.
+    /// flag, and every projectile's position, velocity, lifetime and counts,
+    /// bit for bit, in handle order. Equal hashes after equal inputs are the
+    /// determinism check; the world's identity is not part of it.
     pub fn state_hash(&self) -> u64 {
         let mut h = Fnv(0xcbf2_9ce4_8422_2325);
         h.write_u32(self.bodies.len() as u32);
@@ -39,6 +40,20 @@ impl World {
                 h.write_f32(v);
             }
             h.write_u32(body.awake as u32);
+        }
+        h.write_u32(self.projectiles.len() as u32);
+        for (_, projectile) in &self.projectiles {
+            for v in [
+                projectile.position.x,
+                projectile.position.y,
+                projectile.velocity.x,
+                projectile.velocity.y,
+                projectile.lifetime,
+            ] {
+                h.write_f32(v);
+            }
+            h.write_u32(projectile.pierce_left);
+            h.write_u32(projectile.ricochets_left);
         }
         h.0
     }

@@ -53,7 +53,7 @@ impl World {
         }
         let mut parent: Vec<usize> = (0..keys.len()).collect();
         let mut woken = Vec::new();
-        for ((a, b), pair) in &self.contacts {
+        for ((a, b), pair) in self.contacts.iter() {
             if !pair.touching || pair.sensor {
                 continue;
             }

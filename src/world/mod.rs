@@ -1,43 +1,67 @@
 //! The [`World`]: bodies and colliders behind handles, stepped by the
-//! soft-step solver.
+//! soft-step solver, with continuous collision, projectiles and scene queries.
+//!
+//! A step ([`World::step`], see `step.rs`) runs: broadphase pairs →
+//! narrowphase (persistent manifolds, contact and sensor events) → solver
+//! substeps → broadphase proxies moved to their swept boxes → continuous
+//! collision of fast bodies (`ccd.rs`) → projectiles traced in each target's
+//! moving frame (`projectile_trace.rs`) → islands and sleep.
 //!
 //! Invariants:
 //! - the world never holds a NaN: every setter validates and refuses bad input
 //!   with a [`WorldError`], leaving the world unchanged;
-//! - a step is deterministic: bodies, colliders and contact pairs are visited
-//!   in handle order (slotmap keys, then `BTreeMap` order), never in the
-//!   order of a randomly seeded hash map, so the same inputs give
+//! - a step is deterministic: bodies, colliders, projectiles and contact pairs
+//!   are visited in handle order (slotmap keys, then `BTreeMap` order), and
+//!   whatever the broadphase trees return is sorted by handle before it is
+//!   used, so results never depend on the trees' shapes; the same inputs give
 //!   bit-identical states ([`World::state_hash`]);
+//! - every collider has a broadphase proxy whose fat box contains the
+//!   collider's shape over the whole last step (its swept box) and now, grown
+//!   by [`SPECULATIVE_DISTANCE`]; so any two colliders within that distance
+//!   have overlapping fat boxes and therefore a contact pair;
 //! - a stale handle (removed object, or a handle of another world) is refused
 //!   with an error or answered with `None`, never a panic.
 
 mod body;
+mod ccd;
 mod collider;
 mod contact_view;
+mod edit;
 mod error;
+mod events;
 mod handles;
 mod hash;
 mod islands;
-mod pairs;
+mod mass;
+mod narrowphase;
+mod pair_map;
+mod projectile;
+mod projectile_trace;
+mod proxies;
+mod queries;
+pub mod scenes;
 mod settings;
 mod snapshot;
 mod step;
+mod sweep;
 
 pub use body::{Body, BodyDef, BodyKind};
+pub use ccd::CCD_MOTION_FRACTION;
 pub use collider::{Collider, ColliderDef, Filter, Material};
 pub use contact_view::ContactView;
 pub use error::WorldError;
+pub use events::{Event, HitOutcome};
 pub use handles::{BodyHandle, ColliderHandle, ProjectileHandle};
+pub use projectile::{Projectile, ProjectileDef};
+pub use projectile_trace::MAX_RICOCHETS_PER_STEP;
+pub use queries::{Overlap, QueryFilter, SceneHit};
 pub use settings::{AABB_MARGIN, LINEAR_SLOP, SPECULATIVE_DISTANCE, WorldSettings};
 pub use snapshot::Snapshot;
-pub use step::Event;
 
-use crate::math::{Pose, Real, Vec2};
-use crate::shape::{MassProperties, Shape};
-use error::{check_finite, check_finite_vec, check_range};
-use handles::{BodyKey, ColliderKey, WorldId};
+use crate::broadphase::BroadPhase;
+use crate::math::{Pose, Real};
+use handles::{BodyKey, ColliderKey, ProjectileKey, WorldId};
 use slotmap::SlotMap;
-use std::collections::BTreeMap;
 
 /// A simulated world.
 ///
@@ -64,9 +88,13 @@ pub struct World {
     settings: WorldSettings,
     bodies: SlotMap<BodyKey, Body>,
     colliders: SlotMap<ColliderKey, Collider>,
-    contacts: BTreeMap<(ColliderHandle, ColliderHandle), step::ContactPair>,
+    projectiles: SlotMap<ProjectileKey, Projectile>,
+    contacts: pair_map::PairMap,
+    broad_phase: BroadPhase<ColliderKey>,
     events: Vec<Event>,
     step_count: u64,
+    /// Buffers reused from step to step; not part of the state.
+    scratch: step::Scratch,
 }
 
 impl World {
@@ -81,9 +109,12 @@ impl World {
             settings,
             bodies: SlotMap::with_key(),
             colliders: SlotMap::with_key(),
-            contacts: BTreeMap::new(),
+            projectiles: SlotMap::with_key(),
+            contacts: pair_map::PairMap::default(),
+            broad_phase: BroadPhase::new(),
             events: Vec::new(),
             step_count: 0,
+            scratch: step::Scratch::default(),
         })
     }
 
@@ -114,79 +145,18 @@ impl World {
         }
     }
 
-    fn collider_handle(&self, key: ColliderKey) -> ColliderHandle {
+    pub(crate) fn collider_handle(&self, key: ColliderKey) -> ColliderHandle {
         ColliderHandle {
             key,
             world: self.id,
         }
     }
 
-    /// Adds a body (without colliders: it has no mass until one is added).
-    ///
-    /// # Errors
-    /// [`WorldError`] naming the field for NaN/inf, an invalid pose or negative damping.
-    pub fn add_body(&mut self, def: BodyDef) -> Result<BodyHandle, WorldError> {
-        def.pose.validate()?;
-        check_finite_vec("linear_velocity", def.linear_velocity)?;
-        check_finite("angular_velocity", def.angular_velocity)?;
-        check_finite("gravity_scale", def.gravity_scale)?;
-        check_range("linear_damping", def.linear_damping, ">= 0", |v| v >= 0.0)?;
-        check_range("angular_damping", def.angular_damping, ">= 0", |v| v >= 0.0)?;
-        let key = self.bodies.insert(Body::from_def(&def));
-        Ok(self.body_handle(key))
-    }
-
-    /// Attaches a collider to `body` and updates the body's mass properties.
-    ///
-    /// # Errors
-    /// [`WorldError::StaleBody`], an invalid local pose, a density that is not
-    /// > 0, friction < 0, restitution outside [0, 1], or a line shape.
-    pub fn add_collider(
-        &mut self,
-        body: BodyHandle,
-        def: ColliderDef,
-    ) -> Result<ColliderHandle, WorldError> {
-        self.body_ref(body)?;
-        def.local_pose.validate()?;
-        check_range("density", def.material.density, "> 0", |v| v > 0.0)?;
-        check_range("friction", def.material.friction, ">= 0", |v| v >= 0.0)?;
-        check_range("restitution", def.material.restitution, "in [0, 1]", |v| {
-            (0.0..=1.0).contains(&v)
-        })?;
-        if matches!(*def.shape, Shape::Line(_)) {
-            return Err(WorldError::UnsupportedShape("line"));
+    pub(crate) fn projectile_handle(&self, key: ProjectileKey) -> ProjectileHandle {
+        ProjectileHandle {
+            key,
+            world: self.id,
         }
-        let key = self.colliders.insert(collider::Collider {
-            body,
-            shape: def.shape,
-            local_pose: def.local_pose,
-            material: def.material,
-            filter: def.filter,
-            sensor: def.sensor,
-            user_data: def.user_data,
-        });
-        let handle = self.collider_handle(key);
-        if let Some(b) = self.bodies.get_mut(body.key) {
-            b.colliders.push(handle);
-        }
-        self.update_mass(body);
-        Ok(handle)
-    }
-
-    /// Removes a body, its colliders and their contacts. Pending events that
-    /// name them stay readable (handles in events are plain values).
-    ///
-    /// # Errors
-    /// [`WorldError::StaleBody`] if it was already removed or is of another world.
-    pub fn remove_body(&mut self, body: BodyHandle) -> Result<(), WorldError> {
-        self.body_ref(body)?;
-        let removed = self.bodies.remove(body.key).ok_or(WorldError::StaleBody)?;
-        for collider in removed.colliders {
-            self.colliders.remove(collider.key);
-        }
-        self.contacts
-            .retain(|(a, b), _| a.body_of_live(&self.colliders) && b.body_of_live(&self.colliders));
-        Ok(())
     }
 
     /// The body, or `None` for a stale handle.
@@ -212,14 +182,32 @@ impl World {
             .map(|(key, body)| (self.body_handle(key), body))
     }
 
+    /// Handles of every collider, in a deterministic order.
+    pub fn colliders(&self) -> impl Iterator<Item = (ColliderHandle, &Collider)> {
+        self.colliders
+            .iter()
+            .map(|(key, collider)| (self.collider_handle(key), collider))
+    }
+
     /// Number of bodies.
     pub fn body_count(&self) -> usize {
         self.bodies.len()
     }
 
+    /// Number of colliders.
+    pub fn collider_count(&self) -> usize {
+        self.colliders.len()
+    }
+
     /// Number of touching (non-speculative) contact pairs after the last step.
     pub fn contact_count(&self) -> usize {
         self.contacts.values().filter(|c| c.touching).count()
+    }
+
+    /// Number of contact pairs kept by the broadphase (fat boxes overlap),
+    /// touching or not.
+    pub fn pair_count(&self) -> usize {
+        self.contacts.len()
     }
 
     /// World pose of a collider's shape: body pose composed with the local pose.
@@ -229,160 +217,7 @@ impl World {
         Some(body.pose.compose(&c.local_pose))
     }
 
-    fn body_ref(&self, body: BodyHandle) -> Result<&Body, WorldError> {
-        self.body(body).ok_or(WorldError::StaleBody)
-    }
-
-    fn body_mut(&mut self, body: BodyHandle) -> Result<&mut Body, WorldError> {
-        if body.world != self.id {
-            return Err(WorldError::StaleBody);
-        }
-        self.bodies.get_mut(body.key).ok_or(WorldError::StaleBody)
-    }
-
-    /// Moves a body to `pose` (origin, rotation and uniform scale). Changing
-    /// the scale is O(1): shapes are not rebuilt; mass properties are rescaled.
-    ///
-    /// # Errors
-    /// [`WorldError::StaleBody`] or an invalid pose.
-    pub fn set_pose(&mut self, body: BodyHandle, pose: Pose) -> Result<(), WorldError> {
-        pose.validate()?;
-        let old_scale = self.body_ref(body)?.pose.scale;
-        let b = self.body_mut(body)?;
-        b.pose = pose;
-        b.awake = b.kind != BodyKind::Static;
-        b.sleep_time = 0.0;
-        if old_scale != pose.scale {
-            self.update_mass(body);
-        }
-        Ok(())
-    }
-
-    /// Sets the uniform scale of a body, keeping its origin and rotation (O(1)).
-    ///
-    /// # Errors
-    /// [`WorldError::StaleBody`] or a scale that is not finite and > 0.
-    pub fn set_scale(&mut self, body: BodyHandle, scale: Real) -> Result<(), WorldError> {
-        let pose = self.body_ref(body)?.pose.with_scale(scale);
-        self.set_pose(body, pose)
-    }
-
-    /// Sets the velocity of the centre of mass (m/s) and the spin (rad/s).
-    ///
-    /// # Errors
-    /// [`WorldError::StaleBody`] or non-finite values.
-    pub fn set_velocity(
-        &mut self,
-        body: BodyHandle,
-        linear: Vec2,
-        angular: Real,
-    ) -> Result<(), WorldError> {
-        check_finite_vec("linear_velocity", linear)?;
-        check_finite("angular_velocity", angular)?;
-        let b = self.body_mut(body)?;
-        if b.kind == BodyKind::Static {
-            return Ok(());
-        }
-        b.linear_velocity = linear;
-        b.angular_velocity = angular;
-        b.awake = true;
-        b.sleep_time = 0.0;
-        Ok(())
-    }
-
-    /// Adds a force (N, world) at the centre of mass for the next step.
-    ///
-    /// # Errors
-    /// [`WorldError::StaleBody`] or a non-finite force.
-    pub fn apply_force(&mut self, body: BodyHandle, force: Vec2) -> Result<(), WorldError> {
-        check_finite_vec("force", force)?;
-        let b = self.body_mut(body)?;
-        if b.is_dynamic() {
-            b.force += force;
-            b.awake = true;
-        }
-        Ok(())
-    }
-
-    /// Applies an impulse (N·s, world) at a world point: changes velocity at once.
-    ///
-    /// # Errors
-    /// [`WorldError::StaleBody`] or non-finite input.
-    pub fn apply_impulse(
-        &mut self,
-        body: BodyHandle,
-        impulse: Vec2,
-        point: Vec2,
-    ) -> Result<(), WorldError> {
-        check_finite_vec("impulse", impulse)?;
-        check_finite_vec("point", point)?;
-        let b = self.body_mut(body)?;
-        if b.is_dynamic() {
-            let r = point - b.pose.transform_point(b.local_center);
-            b.linear_velocity += impulse * b.inv_mass;
-            b.angular_velocity += b.inv_inertia * crate::math::cross(r, impulse);
-            b.awake = true;
-            b.sleep_time = 0.0;
-        }
-        Ok(())
-    }
-
-    /// Recomputes mass, centre of mass and inertia from the colliders at the
-    /// body's current scale (areas scale by s², inertia by s⁴).
-    fn update_mass(&mut self, body: BodyHandle) {
-        let Some(b) = self.bodies.get(body.key) else {
-            return;
-        };
-        let scale = b.pose.scale;
-        let parts: Vec<MassProperties> = b
-            .colliders
-            .iter()
-            .filter_map(|c| self.colliders.get(c.key))
-            .filter(|c| !c.sensor)
-            .map(|c| {
-                let local = c.shape.mass_properties();
-                let placed = MassProperties {
-                    area: local.area * c.local_pose.scale * c.local_pose.scale,
-                    centroid: c.local_pose.transform_point(local.centroid),
-                    inertia: local.inertia * c.local_pose.scale.powi(4),
-                };
-                let density = c.material.density;
-                MassProperties {
-                    area: placed.area * density,
-                    centroid: placed.centroid,
-                    inertia: placed.inertia * density,
-                }
-            })
-            .collect();
-        let combined = MassProperties::combine(&parts);
-        let Some(b) = self.bodies.get_mut(body.key) else {
-            return;
-        };
-        // Keep the centre of mass where it is in the world when it shifts.
-        let old_center = b.pose.transform_point(b.local_center);
-        b.local_center = combined.centroid;
-        let new_center = b.pose.transform_point(b.local_center);
-        let scaled = combined.scaled(scale);
-        if b.is_dynamic() && scaled.area > 0.0 {
-            b.mass = scaled.area;
-            b.inv_mass = 1.0 / b.mass;
-            b.inertia = scaled.inertia;
-            b.inv_inertia = if b.inertia > 0.0 {
-                1.0 / b.inertia
-            } else {
-                0.0
-            };
-            // v_new_center = v_old_center + ω × (new − old)
-            b.linear_velocity += crate::math::perp(new_center - old_center) * b.angular_velocity;
-        } else {
-            b.mass = 0.0;
-            b.inv_mass = 0.0;
-            b.inertia = 0.0;
-            b.inv_inertia = 0.0;
-        }
-    }
-
-    /// Contact events of the last step (began / ended), in a deterministic order.
+    /// Events of the last step, in a deterministic order (see [`Event`]).
     pub fn events(&self) -> &[Event] {
         &self.events
     }
@@ -392,30 +227,44 @@ impl World {
         std::mem::take(&mut self.events)
     }
 
-    /// True when no body holds a NaN or infinite value.
+    /// True when no body or projectile holds a NaN or infinite value.
     pub fn is_finite(&self) -> bool {
+        let finite = crate::math::is_finite_vec;
         self.bodies.values().all(|b| {
-            crate::math::is_finite_vec(b.pose.translation)
-                && b.pose.rotation.angle().is_finite()
-                && crate::math::is_finite_vec(b.linear_velocity)
+            let c = b.pose.rotation.complex();
+            finite(b.pose.translation)
+                && c.re.is_finite()
+                && c.im.is_finite()
+                && b.pose.scale.is_finite()
+                && finite(b.linear_velocity)
                 && b.angular_velocity.is_finite()
-        })
-    }
-}
-
-impl ColliderHandle {
-    fn body_of_live(&self, colliders: &SlotMap<ColliderKey, Collider>) -> bool {
-        colliders.contains_key(self.key)
+        }) && self
+            .projectiles
+            .values()
+            .all(|p| finite(p.position) && finite(p.velocity) && p.lifetime.is_finite())
     }
 }
 
 fn validate_settings(settings: &WorldSettings) -> Result<(), WorldError> {
+    use error::{check_finite_vec, check_range};
     check_finite_vec("gravity", settings.gravity)?;
-    check_range("substeps", settings.substeps as f32, ">= 1", |v| v >= 1.0)?;
+    check_range("substeps", settings.substeps as Real, ">= 1", |v| v >= 1.0)?;
     check_range("contact.hertz", settings.contact.hertz, "> 0", |v| v > 0.0)?;
     check_range(
         "contact.damping_ratio",
         settings.contact.damping_ratio,
+        ">= 0",
+        |v| v >= 0.0,
+    )?;
+    check_range(
+        "contact.max_push_velocity",
+        settings.contact.max_push_velocity,
+        ">= 0",
+        |v| v >= 0.0,
+    )?;
+    check_range(
+        "contact.restitution_threshold",
+        settings.contact.restitution_threshold,
         ">= 0",
         |v| v >= 0.0,
     )?;

@@ -16,6 +16,7 @@ pub const AABB_MARGIN: Real = 0.1;
 
 /// Settings of a world. Validated by `World::new` and `World::set_settings`.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct WorldSettings {
     /// Acceleration of gravity (m/s², world).
     pub gravity: Vec2,

@@ -1,30 +1,37 @@
-//! One simulation step: pair finding, narrowphase with persistent manifolds,
-//! the soft-step solver over substeps, and write-back.
+//! One simulation step.
 //!
 //! Order within a step (all loops in handle order, so deterministic):
-//! 1. place every collider (body pose ∘ local pose) and box it;
-//! 2. candidate pairs by sort-and-sweep, filtered (groups/mask, same body);
-//! 3. manifolds with a speculative margin; impulses of the previous step are
-//!    matched by feature id for warm starting; began/ended events;
-//! 4. substeps: integrate velocities, warm start, solve with bias, integrate
-//!    positions, relax; then restitution;
-//! 5. write back poses (the origin follows the centre of mass) and velocities.
+//! 1. pairs of proxies that moved last step join the contact map
+//!    (`proxies.rs`); every pair gets its manifold with a speculative margin,
+//!    began / ended events (`narrowphase.rs`);
+//! 2. substeps of the soft-step solver: integrate velocities, warm start
+//!    (impulses matched by feature id), solve with bias, integrate
+//!    positions, relax; then restitution; write back poses (the origin
+//!    follows the centre of mass) and velocities;
+//! 3. proxies move to the swept boxes of the step;
+//! 4. continuous collision: fast bodies and bullets are moved back to their
+//!    first time of impact (`ccd.rs`); fast sensors crossings are reported;
+//! 5. projectiles are traced against every body's motion (`projectile_trace.rs`);
+//! 6. islands and sleep (`islands.rs`).
+//!
+//! Buffers live in [`Scratch`] and are reused, so a warm step allocates
+//! little (the contact map allocates only when pairs appear).
 
-use super::handles::{BodyKey, ColliderHandle};
-use super::pairs::{PairEntry, overlapping_pairs};
-use super::settings::SPECULATIVE_DISTANCE;
-use super::{BodyKind, World, WorldError};
+use super::handles::{BodyKey, ColliderHandle, ProjectileKey};
+use super::sweep::Sweep;
+use super::{BodyKind, Event, World, WorldError};
+use crate::broadphase::ProxyId;
 use crate::dynamics::{
     ContactConstraint, ContactSoftness, SolverBody, apply_restitution, integrate_positions, solve,
     warm_start,
 };
-use crate::math::{Real, Vec2};
-use crate::query::{FeatureId, Manifold, contact_with_margin};
-use slotmap::SecondaryMap;
+use crate::math::{Real, Rot2, Vec2};
+use crate::query::{FeatureId, Manifold};
 use smallvec::SmallVec;
 
 /// A contact pair kept from step to step.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct ContactPair {
     /// The latest manifold (None when the boxes overlap but the shapes are apart).
     pub manifold: Option<Manifold>,
@@ -36,21 +43,40 @@ pub(crate) struct ContactPair {
     pub sensor: bool,
 }
 
-/// Something that happened during a step: contacts, sensors, sleep.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Event {
-    /// Two solid colliders started touching.
-    Began(ColliderHandle, ColliderHandle),
-    /// Two solid colliders stopped touching (or one was removed).
-    Ended(ColliderHandle, ColliderHandle),
-    /// A collider entered a sensor: (sensor, visitor).
-    SensorEntered(ColliderHandle, ColliderHandle),
-    /// A collider left a sensor: (sensor, visitor).
-    SensorLeft(ColliderHandle, ColliderHandle),
-    /// A body fell asleep.
-    Slept(super::BodyHandle),
-    /// A sleeping body woke up.
-    Woke(super::BodyHandle),
+impl ContactPair {
+    /// A new pair: no manifold yet, not touching.
+    pub(crate) fn new(sensor: bool) -> Self {
+        ContactPair {
+            manifold: None,
+            touching: false,
+            impulses: SmallVec::new(),
+            sensor,
+        }
+    }
+}
+
+/// Buffers reused from step to step. Not part of the simulated state: a
+/// clone (a snapshot) starts with empty buffers.
+#[derive(Debug, Default)]
+pub(crate) struct Scratch {
+    pub proxy_pairs: Vec<(ProxyId, ProxyId)>,
+    pub new_pairs: Vec<(super::pair_map::PairKey, ContactPair)>,
+    /// Solver bodies; index 0 is the fixed body that stands for every body
+    /// not simulated this step.
+    pub solver_bodies: Vec<SolverBody>,
+    /// Parallel to `solver_bodies`: how each simulated body moved.
+    pub sweeps: Vec<Sweep>,
+    pub constraints: Vec<ContactConstraint>,
+    pub constraint_keys: Vec<(ColliderHandle, ColliderHandle)>,
+    pub ccd: super::ccd::CcdScratch,
+    pub projectile_hits: Vec<super::projectile_trace::Candidate>,
+    pub removed_projectiles: Vec<ProjectileKey>,
+}
+
+impl Clone for Scratch {
+    fn clone(&self) -> Self {
+        Scratch::default()
+    }
 }
 
 impl World {
@@ -61,111 +87,67 @@ impl World {
     pub fn step(&mut self, dt: Real) -> Result<(), WorldError> {
         super::error::check_range("dt", dt, "> 0", |v| v > 0.0)?;
         self.events.clear();
+        self.find_new_pairs();
+        self.update_contacts();
+        self.solve_contacts(dt);
+        let sweeps = std::mem::take(&mut self.scratch.sweeps);
+        for sweep in sweeps.iter().skip(1) {
+            self.sweep_proxies(sweep);
+        }
+        self.scratch.sweeps = sweeps;
+        self.continuous_collision();
+        self.trace_projectiles(dt);
+        let (slept, woke) = self.update_sleep(dt);
+        for key in slept {
+            self.events.push(Event::Slept(self.body_handle(key)));
+        }
+        for key in woke {
+            self.events.push(Event::Woke(self.body_handle(key)));
+        }
+        self.step_count += 1;
+        Ok(())
+    }
 
-        // Bodies that take part in the solver: index 0 is the fixed body.
-        let mut body_index: SecondaryMap<BodyKey, usize> = SecondaryMap::new();
-        let mut solver_bodies = vec![SolverBody::FIXED];
-        let mut solver_keys: Vec<BodyKey> = vec![BodyKey::default()];
-        let mut centers = vec![Vec2::zeros()];
-        for (key, body) in &self.bodies {
-            if body.kind == BodyKind::Static || !body.awake {
-                body_index.insert(key, 0);
+    /// The solver part of the step: bodies, constraints, substeps, write-back,
+    /// and the sweeps of the step in `scratch.sweeps`.
+    fn solve_contacts(&mut self, dt: Real) {
+        let mut solver_bodies = std::mem::take(&mut self.scratch.solver_bodies);
+        let mut sweeps = std::mem::take(&mut self.scratch.sweeps);
+        let mut constraints = std::mem::take(&mut self.scratch.constraints);
+        let mut constraint_keys = std::mem::take(&mut self.scratch.constraint_keys);
+        solver_bodies.clear();
+        sweeps.clear();
+        constraints.clear();
+        constraint_keys.clear();
+        solver_bodies.push(SolverBody::FIXED);
+        sweeps.push(Sweep::frozen(
+            BodyKey::default(),
+            crate::math::Pose::IDENTITY,
+            Vec2::zeros(),
+        ));
+        for (key, body) in &mut self.bodies {
+            if !body.awake {
+                body.solver_index = 0;
                 continue;
             }
-            body_index.insert(key, solver_bodies.len());
-            solver_keys.push(key);
-            centers.push(body.pose.transform_point(body.local_center));
+            body.solver_index = solver_bodies.len() as u32;
+            let mut sweep = Sweep::frozen(key, body.pose, body.local_center);
+            sweep.moving = true;
+            sweep.velocity0 = body.linear_velocity;
+            sweep.spin0 = body.angular_velocity;
+            sweeps.push(sweep);
             solver_bodies.push(SolverBody {
                 linear_velocity: body.linear_velocity,
                 angular_velocity: body.angular_velocity,
                 delta_position: Vec2::zeros(),
-                delta_rotation: crate::math::Rot2::identity(),
+                delta_rotation: Rot2::identity(),
+                delta_angle: 0.0,
                 inv_mass: body.inv_mass,
                 inv_inertia: body.inv_inertia,
             });
         }
 
-        // 1–2: place colliders, find candidate pairs.
-        let mut entries = Vec::with_capacity(self.colliders.len());
-        let mut poses = Vec::with_capacity(self.colliders.len());
-        for (key, collider) in &self.colliders {
-            let Some(body) = self.bodies.get(collider.body.key) else {
-                continue;
-            };
-            let pose = body.pose.compose(&collider.local_pose);
-            let mut aabb = collider.shape.world_aabb(&pose);
-            let margin = Vec2::new(SPECULATIVE_DISTANCE, SPECULATIVE_DISTANCE);
-            aabb.min -= margin;
-            aabb.max += margin;
-            entries.push(PairEntry {
-                handle: self.collider_handle(key),
-                aabb,
-                body: body_index.get(collider.body.key).copied().unwrap_or(0),
-                moving: body.kind != BodyKind::Static && body.awake,
-            });
-            poses.push(pose);
-        }
-        // Static-only pairs never form; pairs between two fixed bodies either.
-        for entry in &mut entries {
-            if entry.body == 0 && entry.moving {
-                entry.moving = false;
-            }
-        }
-        let mut order = Vec::new();
-        let mut candidates = Vec::new();
-        overlapping_pairs(&entries, &mut order, &mut candidates);
-
-        // 3: narrowphase into the new contact map.
-        let mut next = std::collections::BTreeMap::new();
-        for &(i, j) in &candidates {
-            let (ha, hb) = (entries[i].handle, entries[j].handle);
-            let (Some(ca), Some(cb)) = (self.colliders.get(ha.key), self.colliders.get(hb.key))
-            else {
-                continue;
-            };
-            if !ca.filter.allows(&cb.filter)
-                || (entries[i].body == entries[j].body && entries[i].body != 0)
-            {
-                continue;
-            }
-            let sensor = ca.sensor || cb.sensor;
-            let margin = if sensor { 0.0 } else { SPECULATIVE_DISTANCE };
-            let manifold = contact_with_margin(&ca.shape, &poses[i], &cb.shape, &poses[j], margin);
-            let touching = manifold.as_ref().is_some_and(|m| m.depth() >= 0.0);
-            let impulses = self
-                .contacts
-                .get(&(ha, hb))
-                .map(|old| old.impulses.clone())
-                .unwrap_or_default();
-            next.insert(
-                (ha, hb),
-                ContactPair {
-                    manifold,
-                    touching,
-                    impulses,
-                    sensor,
-                },
-            );
-        }
-        for (key, pair) in &next {
-            let was = self.contacts.get(key).is_some_and(|old| old.touching);
-            if pair.touching && !was {
-                self.events
-                    .push(began_event(key, pair.sensor, &self.colliders));
-            }
-        }
-        for (key, old) in &self.contacts {
-            let now = next.get(key).is_some_and(|p| p.touching);
-            if old.touching && !now {
-                self.events
-                    .push(ended_event(key, old.sensor, &self.colliders));
-            }
-        }
-
-        // 4: constraints in contact-map order.
-        let mut constraints = Vec::new();
-        let mut constraint_keys = Vec::new();
-        for (key, pair) in &next {
+        for (key, pair) in self.contacts.iter() {
             let Some(manifold) = pair.manifold.as_ref() else {
                 continue;
             };
@@ -173,18 +155,11 @@ impl World {
                 continue;
             }
             let (ca, cb) = (&self.colliders[key.0.key], &self.colliders[key.1.key]);
-            let (ia, ib) = (body_index[ca.body.key], body_index[cb.body.key]);
+            let (ba, bb) = (&self.bodies[ca.body.key], &self.bodies[cb.body.key]);
+            let (ia, ib) = (ba.solver_index as usize, bb.solver_index as usize);
             if ia == 0 && ib == 0 {
                 continue;
             }
-            let center_of = |index: usize, handle: ColliderHandle| {
-                if index == 0 {
-                    let body = &self.bodies[self.colliders[handle.key].body.key];
-                    body.pose.transform_point(body.local_center)
-                } else {
-                    centers[index]
-                }
-            };
             let friction = (ca.material.friction * cb.material.friction).sqrt();
             let restitution = ca.material.restitution.max(cb.material.restitution);
             let impulses = &pair.impulses;
@@ -192,8 +167,8 @@ impl World {
                 &solver_bodies,
                 ia,
                 ib,
-                center_of(ia, key.0),
-                center_of(ib, key.1),
+                ba.pose.transform_point(ba.local_center),
+                bb.pose.transform_point(bb.local_center),
                 manifold,
                 friction,
                 restitution,
@@ -213,8 +188,8 @@ impl World {
         let softness = ContactSoftness::new(&self.settings.contact, h);
         let gravity = self.settings.gravity;
         for _ in 0..substeps {
-            for (index, key) in solver_keys.iter().enumerate().skip(1) {
-                let body = &self.bodies[*key];
+            for (index, sweep) in sweeps.iter().enumerate().skip(1) {
+                let body = &self.bodies[sweep.key];
                 let sb = &mut solver_bodies[index];
                 if body.kind == BodyKind::Dynamic {
                     sb.linear_velocity +=
@@ -245,75 +220,56 @@ impl World {
         }
         apply_restitution(&mut solver_bodies, &mut constraints, &self.settings.contact);
 
-        for (constraint, key) in constraints.iter().zip(&constraint_keys) {
-            if let Some(pair) = next.get_mut(key) {
-                pair.impulses = constraint
+        // Constraints were made in map order: merge them back in one pass.
+        let mut solved = constraints.iter().zip(&constraint_keys).peekable();
+        for (key, pair) in self.contacts.iter_mut() {
+            let Some((constraint, _)) = solved.next_if(|(_, solved_key)| *solved_key == key) else {
+                continue;
+            };
+            pair.impulses.clear();
+            pair.impulses.extend(
+                constraint
                     .points
                     .iter()
-                    .map(|p| (p.id, p.normal_impulse, p.tangent_impulse))
-                    .collect();
-            }
+                    .map(|p| (p.id, p.normal_impulse, p.tangent_impulse)),
+            );
         }
-        self.contacts = next;
 
-        // 5: write back.
-        for (index, key) in solver_keys.iter().enumerate().skip(1) {
+        // Write back; a body whose result is not finite keeps its start
+        // state and stops (the world never holds a NaN).
+        for (index, sweep) in sweeps.iter_mut().enumerate().skip(1) {
             let sb = solver_bodies[index];
-            let body = &mut self.bodies[*key];
-            let center = centers[index] + sb.delta_position;
+            let body = &mut self.bodies[sweep.key];
+            let center = sweep.center0 + sb.delta_position;
             let rotation = sb.delta_rotation * body.pose.rotation;
-            body.pose.rotation = rotation;
-            body.pose.translation = center - rotation * (body.local_center * body.pose.scale);
-            body.linear_velocity = sb.linear_velocity;
-            body.angular_velocity = sb.angular_velocity;
+            let translation = center - rotation * (body.local_center * body.pose.scale);
+            let c = rotation.complex();
+            let finite = crate::math::is_finite_vec(translation)
+                && crate::math::is_finite_vec(center)
+                && c.re.is_finite()
+                && c.im.is_finite()
+                && crate::math::is_finite_vec(sb.linear_velocity)
+                && sb.angular_velocity.is_finite()
+                && sb.delta_angle.is_finite();
             body.force = Vec2::zeros();
             body.torque = 0.0;
+            if !finite {
+                body.linear_velocity = Vec2::zeros();
+                body.angular_velocity = 0.0;
+                continue;
+            }
+            body.pose.rotation = rotation;
+            body.pose.translation = translation;
+            body.linear_velocity = sb.linear_velocity;
+            body.angular_velocity = sb.angular_velocity;
+            sweep.end = body.pose;
+            sweep.center1 = center;
+            sweep.angle = sb.delta_angle;
         }
-        let (slept, woke) = self.update_sleep(dt);
-        for key in slept {
-            self.events.push(Event::Slept(self.body_handle(key)));
-        }
-        for key in woke {
-            self.events.push(Event::Woke(self.body_handle(key)));
-        }
-        self.step_count += 1;
-        Ok(())
-    }
-}
 
-fn began_event(
-    key: &(ColliderHandle, ColliderHandle),
-    sensor: bool,
-    colliders: &slotmap::SlotMap<super::handles::ColliderKey, super::Collider>,
-) -> Event {
-    if sensor {
-        let (s, v) = sensor_first(key, colliders);
-        Event::SensorEntered(s, v)
-    } else {
-        Event::Began(key.0, key.1)
-    }
-}
-
-fn ended_event(
-    key: &(ColliderHandle, ColliderHandle),
-    sensor: bool,
-    colliders: &slotmap::SlotMap<super::handles::ColliderKey, super::Collider>,
-) -> Event {
-    if sensor {
-        let (s, v) = sensor_first(key, colliders);
-        Event::SensorLeft(s, v)
-    } else {
-        Event::Ended(key.0, key.1)
-    }
-}
-
-fn sensor_first(
-    key: &(ColliderHandle, ColliderHandle),
-    colliders: &slotmap::SlotMap<super::handles::ColliderKey, super::Collider>,
-) -> (ColliderHandle, ColliderHandle) {
-    if colliders.get(key.0.key).is_some_and(|c| c.sensor) {
-        (key.0, key.1)
-    } else {
-        (key.1, key.0)
+        self.scratch.solver_bodies = solver_bodies;
+        self.scratch.sweeps = sweeps;
+        self.scratch.constraints = constraints;
+        self.scratch.constraint_keys = constraint_keys;
     }
 }

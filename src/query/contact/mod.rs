@@ -86,6 +86,7 @@ use smallvec::SmallVec;
 /// Identifies which features (vertex or edge of each shape) made a contact
 /// point, so a point can be matched across steps for warm starting.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct FeatureId(pub u32);
 
 impl FeatureId {
@@ -115,6 +116,7 @@ impl FeatureId {
 
 /// One point of a contact manifold.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ContactPoint {
     /// World point midway between the two surfaces (metres).
     pub point: Vec2,
@@ -131,6 +133,7 @@ pub struct ContactPoint {
 
 /// A contact manifold: one normal, up to four points (two for convex pairs).
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Manifold {
     /// Unit normal in world coordinates, pointing from shape A to shape B.
     pub normal: Vec2,

@@ -300,6 +300,17 @@ impl CircleTree {
     }
 }
 
+/// Builds a tree from flat nodes with the mass of the outline it was fitted
+/// to (for deserialization), validating every invariant.
+#[cfg_attr(not(feature = "serde"), allow(dead_code))]
+pub(crate) fn build_validated(
+    nodes: Vec<FlatNode>,
+    part_names: Vec<String>,
+    source_mass: Option<MassProperties>,
+) -> Result<CircleTree, TreeError> {
+    validate::build(nodes, part_names, source_mass)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,0 +1,113 @@
+//! Narrowphase: manifolds for the persistent pairs, and contact / sensor events.
+//!
+//! Every pair in the contact map is visited in key order. A pair whose two
+//! bodies are both at rest (static or asleep) keeps its manifold, touching
+//! state and impulses unchanged, so a sleeping stack neither ends nor
+//! restarts its contacts. Otherwise the pair is dropped once the fat boxes
+//! of its proxies stop overlapping (sending `Ended` / `SensorLeft` if it was
+//! touching), or gets a fresh manifold with a speculative margin (none for
+//! sensors). Impulses are kept by feature id for warm starting and cleared
+//! when the shapes are farther apart than the margin, so a pair without a
+//! manifold carries no state: whether the broadphase kept it or not makes no
+//! difference to the simulation.
+
+use super::handles::{ColliderHandle, ColliderKey};
+use super::settings::SPECULATIVE_DISTANCE;
+use super::{Collider, Event, World};
+use crate::query::contact_with_margin;
+use slotmap::SlotMap;
+
+impl World {
+    /// Updates every pair's manifold and sends began / ended events.
+    pub(crate) fn update_contacts(&mut self) {
+        let World {
+            contacts,
+            colliders,
+            bodies,
+            broad_phase,
+            events,
+            ..
+        } = self;
+        contacts.retain(|key, pair| {
+            let (Some(ca), Some(cb)) = (colliders.get(key.0.key), colliders.get(key.1.key)) else {
+                return false;
+            };
+            let (Some(ba), Some(bb)) = (bodies.get(ca.body.key), bodies.get(cb.body.key)) else {
+                return false;
+            };
+            // `awake` is never set on static bodies.
+            if !ba.awake && !bb.awake {
+                return true;
+            }
+            let fat = |c: &Collider| c.proxy.and_then(|id| broad_phase.fat_bounds(id));
+            let overlap = match (fat(ca), fat(cb)) {
+                (Some(a), Some(b)) => a.overlaps(&b),
+                _ => false,
+            };
+            if !overlap {
+                if pair.touching {
+                    events.push(ended_event(key, pair.sensor, colliders));
+                }
+                return false;
+            }
+            let pose_a = ba.pose.compose(&ca.local_pose);
+            let pose_b = bb.pose.compose(&cb.local_pose);
+            let margin = if pair.sensor {
+                0.0
+            } else {
+                SPECULATIVE_DISTANCE
+            };
+            let manifold = contact_with_margin(&ca.shape, &pose_a, &cb.shape, &pose_b, margin);
+            let touching = manifold.as_ref().is_some_and(|m| m.depth() >= 0.0);
+            if touching && !pair.touching {
+                events.push(began_event(key, pair.sensor, colliders));
+            } else if !touching && pair.touching {
+                events.push(ended_event(key, pair.sensor, colliders));
+            }
+            if manifold.is_none() {
+                pair.impulses.clear();
+            }
+            pair.manifold = manifold;
+            pair.touching = touching;
+            true
+        });
+    }
+}
+
+fn began_event(
+    key: &(ColliderHandle, ColliderHandle),
+    sensor: bool,
+    colliders: &SlotMap<ColliderKey, Collider>,
+) -> Event {
+    if sensor {
+        let (s, v) = sensor_first(key, colliders);
+        Event::SensorEntered(s, v)
+    } else {
+        Event::Began(key.0, key.1)
+    }
+}
+
+fn ended_event(
+    key: &(ColliderHandle, ColliderHandle),
+    sensor: bool,
+    colliders: &SlotMap<ColliderKey, Collider>,
+) -> Event {
+    if sensor {
+        let (s, v) = sensor_first(key, colliders);
+        Event::SensorLeft(s, v)
+    } else {
+        Event::Ended(key.0, key.1)
+    }
+}
+
+/// The pair as (sensor, visitor).
+pub(crate) fn sensor_first(
+    key: &(ColliderHandle, ColliderHandle),
+    colliders: &SlotMap<ColliderKey, Collider>,
+) -> (ColliderHandle, ColliderHandle) {
+    if colliders.get(key.0.key).is_some_and(|c| c.sensor) {
+        (key.0, key.1)
+    } else {
+        (key.1, key.0)
+    }
+}
