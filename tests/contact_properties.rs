@@ -303,7 +303,10 @@ proptest! {
         };
         prop_assert!((after.depth() - scale * before.depth()).abs() <= tolerance,
             "depth {} became {} under scale {scale}", before.depth(), after.depth());
-        let key = |c: &LeafContact| (c.node_a, c.node_b, c.id);
+        // Leaves are matched by node, not feature id: against a simple polygon
+        // the deepest convex piece (and so the id) may switch where two pieces
+        // tie across an inner diagonal.
+        let key = |c: &LeafContact| (c.node_a, c.node_b);
         let (leaves_before, leaves_after) = (leaf_contacts(&pair), leaf_contacts(&moved));
         if leaves_before.iter().map(key).ne(leaves_after.iter().map(key)) {
             // Only leaves touching within rounding may come or go.
