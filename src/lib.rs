@@ -18,12 +18,15 @@
 //! ```
 //!
 //! # Layers
-//! `math` → `shape` → `query` → `broadphase`; each module only uses the ones
-//! before it.
+//! `math` → `shape` → `query` → `broadphase` → `dynamics` → `world`; each
+//! module only uses the ones before it.
 //!
 //! # Cargo features
 //! - `viewer` (default): the minifb debug window. Library users who want no
 //!   window build with `default-features = false`.
+//! - `serde`: `Serialize` / `Deserialize` for world snapshots
+//!   ([`world::Snapshot`]) and the shapes, poses and settings they hold;
+//!   deserializing validates (shapes go through their constructors).
 
 #![warn(missing_docs)]
 
