@@ -25,9 +25,11 @@ fn settled_pit() -> &'static Snapshot {
     PIT.get_or_init(|| {
         let (mut world, _) = ball_pit(WorldSettings::default(), 5_000, 0.5, 100.0).unwrap();
         let steps = settle(&mut world, DT, 1_800).unwrap();
+        let awake = world.bodies().filter(|(_, b)| b.is_awake()).count();
         eprintln!(
-            "ball pit settled in {steps} steps; {} of 5000 asleep",
-            world.bodies().filter(|(_, b)| !b.is_awake()).count()
+            "ball pit settled in {steps} steps: {awake} of 5000 awake, {} pairs, {} touching",
+            world.pair_count(),
+            world.contact_count()
         );
         world.snapshot()
     })
@@ -126,6 +128,11 @@ fn bench_scaling(c: &mut Criterion) {
         for _ in 0..60 {
             world.step(DT).unwrap();
         }
+        eprintln!(
+            "scaling {count}: {} pairs, {} touching",
+            world.pair_count(),
+            world.contact_count()
+        );
         group.bench_with_input(BenchmarkId::from_parameter(count), &count, |b, _| {
             b.iter(|| world.step(black_box(DT)).unwrap())
         });

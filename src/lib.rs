@@ -25,8 +25,12 @@
 //! - `viewer` (default): the minifb debug window (the `viewer` module).
 //! - `cli` (default): what the `circlet` command needs (clap, indicatif,
 //!   serde_json).
+//! - `serde`: `Serialize` / `Deserialize` for world snapshots
+//!   ([`world::Snapshot`]) and the shapes, poses and settings they hold;
+//!   deserializing validates (shapes go through their constructors).
 //!
-//! Library users who want neither build with `default-features = false`.
+//! Library users who want neither window nor command line build with
+//! `default-features = false`.
 
 #![warn(missing_docs)]
 

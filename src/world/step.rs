@@ -14,12 +14,12 @@
 //! 5. projectiles are traced against every body's motion (`projectile_trace.rs`);
 //! 6. islands and sleep (`islands.rs`).
 //!
-//! Buffers live in [`Scratch`] and are reused, so a warm step allocates
-//! little (the contact map allocates only when pairs appear).
+//! Buffers live in [`Scratch`] and are reused: once they have grown to the
+//! scene's size a step allocates nothing (locked by `tests/world_no_alloc.rs`).
 
 use super::handles::{BodyKey, ColliderHandle, ProjectileKey};
 use super::sweep::Sweep;
-use super::{BodyKind, Event, World, WorldError};
+use super::{BodyKind, World, WorldError};
 use crate::broadphase::ProxyId;
 use crate::dynamics::{
     ContactConstraint, ContactSoftness, SolverBody, apply_restitution, integrate_positions, solve,
@@ -71,6 +71,8 @@ pub(crate) struct Scratch {
     pub ccd: super::ccd::CcdScratch,
     pub projectile_hits: Vec<super::projectile_trace::Candidate>,
     pub removed_projectiles: Vec<ProjectileKey>,
+    pub projectile_events: Vec<super::projectile_trace::Hit>,
+    pub islands: super::islands::IslandScratch,
 }
 
 impl Clone for Scratch {
@@ -97,13 +99,7 @@ impl World {
         self.scratch.sweeps = sweeps;
         self.continuous_collision();
         self.trace_projectiles(dt);
-        let (slept, woke) = self.update_sleep(dt);
-        for key in slept {
-            self.events.push(Event::Slept(self.body_handle(key)));
-        }
-        for key in woke {
-            self.events.push(Event::Woke(self.body_handle(key)));
-        }
+        self.update_sleep(dt);
         self.step_count += 1;
         Ok(())
     }

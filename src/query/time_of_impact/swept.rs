@@ -223,12 +223,13 @@ pub(crate) fn minkowski_difference(core_a: &[Vec2], core_b: &[Vec2]) -> WorldPol
         // Lower chain left to right, then upper chain right to left.
         for pass in 0..2 {
             let start = hull.len();
-            let ordered: Box<dyn Iterator<Item = &Vec2>> = if pass == 0 {
-                Box::new(points.iter())
-            } else {
-                Box::new(points.iter().rev())
-            };
-            for p in ordered {
+            let n = points.len();
+            for k in 0..n {
+                let p = if pass == 0 {
+                    points[k]
+                } else {
+                    points[n - 1 - k]
+                };
                 while hull.len() >= start + 2
                     && cross(
                         hull[hull.len() - 1] - hull[hull.len() - 2],
@@ -237,7 +238,7 @@ pub(crate) fn minkowski_difference(core_a: &[Vec2], core_b: &[Vec2]) -> WorldPol
                 {
                     hull.pop();
                 }
-                hull.push(*p);
+                hull.push(p);
             }
             hull.pop(); // the last point starts the other chain
         }
