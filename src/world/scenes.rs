@@ -84,7 +84,7 @@ pub fn ball_pit(
     let half = width * 0.5;
     open_box(&mut world, half, rows as Real * spacing + 4.0 * radius)?;
     let disc = Circle::new(Vec2::zeros(), radius)?;
-    let mut balls = Vec::with_capacity(count);
+    let mut balls = Vec::new();
     for i in 0..count {
         let (column, row) = (i % per_row, i / per_row);
         let x = -half + spacing * (column as Real + 1.0) + (jitter(i as u32) - 0.5) * 0.1 * radius;
@@ -153,7 +153,7 @@ pub fn mixed_pile(
         Capsule::new(vec2(-0.3, 0.0), vec2(0.3, 0.0), 0.2)?.into(),
         ConvexPolygon::regular(6, 0.45, 0.0)?.into(),
     ];
-    let mut bodies = Vec::with_capacity(count);
+    let mut bodies = Vec::new();
     for i in 0..count {
         let (column, row) = (i % per_row, i / per_row);
         let x = -half + 1.5 * (column as Real + 0.5) + (jitter(3 * i as u32) - 0.5) * 0.2;
