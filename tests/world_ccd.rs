@@ -15,7 +15,7 @@
 //! - no NaN after any step.
 //!
 //! The moving-target shot is written against a target builder so the
-//! circle-tree ship (hit reported with its part) drops in as another shape.
+//! circle-tree ship is one of the targets, and its hit names the part.
 
 use circlet::math::{Pose, Real, Vec2, vec2};
 use circlet::query::{distance, intersects};
@@ -314,8 +314,17 @@ fn a_shot_at_a_fast_moving_target_hits() {
         std::f32::consts::FRAC_PI_2 / DT,
         None,
     );
-    // The circle-tree ship joins here once trees are a shape:
-    // shot_at_moving_target(ship_tree(), 0.0, Some(PartId(ENGINE)));
+    // A circle-tree ship: the shot comes from -x, so the engine at the
+    // back is the part it must report.
+    let (ship, _) = circlet::shape::TreeBuilder::node(Vec2::zeros(), 1.2)
+        .part("hull")
+        .child(circlet::shape::TreeBuilder::node(vec2(-0.6, 0.0), 0.55).part("engine"))
+        .child(circlet::shape::TreeBuilder::node(vec2(0.6, 0.0), 0.55).part("nose"))
+        .build()
+        .unwrap();
+    let engine = ship.part_id("engine");
+    assert!(engine.is_some());
+    shot_at_moving_target(ship.into(), 0.0, engine);
 }
 
 /// The bar of a spinning kinematic body at fraction `t` of the step.
