@@ -203,6 +203,50 @@ fn apply(bodies: &mut [SolverBody], index: usize, impulse: Vec2, anchor: Vec2) {
     body.angular_velocity += body.inv_inertia * cross(anchor, impulse);
 }
 
+/// The velocities of a constraint's two bodies while its points are solved:
+/// read once, changed point by point, written back once (only to bodies that
+/// can move, so fixed bodies stay untouched).
+struct PairVelocities {
+    a: SolverBody,
+    b: SolverBody,
+}
+
+impl PairVelocities {
+    #[inline]
+    fn load(bodies: &[SolverBody], c: &ContactConstraint) -> Self {
+        PairVelocities {
+            a: bodies[c.body_a],
+            b: bodies[c.body_b],
+        }
+    }
+
+    /// Velocity of B's anchor point relative to A's (m/s, world).
+    #[inline]
+    fn relative(&self, p: &ConstraintPoint) -> Vec2 {
+        (self.b.linear_velocity + perp(p.anchor_b) * self.b.angular_velocity)
+            - (self.a.linear_velocity + perp(p.anchor_a) * self.a.angular_velocity)
+    }
+
+    /// Applies `impulse` to B and its opposite to A at the point's anchors.
+    #[inline]
+    fn apply(&mut self, p: &ConstraintPoint, impulse: Vec2) {
+        self.a.linear_velocity -= impulse * self.a.inv_mass;
+        self.a.angular_velocity -= self.a.inv_inertia * cross(p.anchor_a, impulse);
+        self.b.linear_velocity += impulse * self.b.inv_mass;
+        self.b.angular_velocity += self.b.inv_inertia * cross(p.anchor_b, impulse);
+    }
+
+    #[inline]
+    fn store(self, bodies: &mut [SolverBody], c: &ContactConstraint) {
+        for (index, body) in [(c.body_a, self.a), (c.body_b, self.b)] {
+            if body.inv_mass > 0.0 || body.inv_inertia > 0.0 {
+                bodies[index].linear_velocity = body.linear_velocity;
+                bodies[index].angular_velocity = body.angular_velocity;
+            }
+        }
+    }
+}
+
 /// Applies last step's impulses so the solver starts near the solution.
 pub fn warm_start(bodies: &mut [SolverBody], constraints: &[ContactConstraint]) {
     for c in constraints {
@@ -255,16 +299,12 @@ pub fn solve(
         } else {
             softness.moving
         };
-        let (a, b) = (bodies[c.body_a], bodies[c.body_b]);
         let tangent = -perp(c.normal);
-        let mut va = a.linear_velocity;
-        let mut wa = a.angular_velocity;
-        let mut vb = b.linear_velocity;
-        let mut wb = b.angular_velocity;
+        let mut pair = PairVelocities::load(bodies, c);
         for p in c.points.iter_mut() {
             // Current separation from the body deltas within the step.
-            let moved_a = a.delta_position + (a.delta_rotation * p.anchor_a);
-            let moved_b = b.delta_position + (b.delta_rotation * p.anchor_b);
+            let moved_a = pair.a.delta_position + (pair.a.delta_rotation * p.anchor_a);
+            let moved_b = pair.b.delta_position + (pair.b.delta_rotation * p.anchor_b);
             let separation = (moved_b - moved_a).dot(&c.normal) + p.base_separation;
             let (bias, mass_scale, impulse_scale) = if separation > 0.0 {
                 // Speculative: allow closing exactly the gap this substep.
@@ -278,7 +318,7 @@ pub fn solve(
             } else {
                 (0.0, 1.0, 0.0)
             };
-            let dv = (vb + perp(p.anchor_b) * wb) - (va + perp(p.anchor_a) * wa);
+            let dv = pair.relative(p);
             let normal_speed = dv.dot(&c.normal);
             let impulse = -p.normal_mass * mass_scale * (normal_speed + bias)
                 - impulse_scale * p.normal_impulse;
@@ -287,13 +327,10 @@ pub fn solve(
             p.normal_impulse = accumulated;
             p.max_normal_impulse = p.max_normal_impulse.max(applied);
             let j = c.normal * applied;
-            va -= j * a.inv_mass;
-            wa -= a.inv_inertia * cross(p.anchor_a, j);
-            vb += j * b.inv_mass;
-            wb += b.inv_inertia * cross(p.anchor_b, j);
+            pair.apply(p, j);
         }
         for p in c.points.iter_mut() {
-            let dv = (vb + perp(p.anchor_b) * wb) - (va + perp(p.anchor_a) * wa);
+            let dv = pair.relative(p);
             let tangent_speed = dv.dot(&tangent);
             let impulse = -p.tangent_mass * tangent_speed;
             let limit = c.friction * p.normal_impulse;
@@ -301,19 +338,9 @@ pub fn solve(
             let applied = accumulated - p.tangent_impulse;
             p.tangent_impulse = accumulated;
             let j = tangent * applied;
-            va -= j * a.inv_mass;
-            wa -= a.inv_inertia * cross(p.anchor_a, j);
-            vb += j * b.inv_mass;
-            wb += b.inv_inertia * cross(p.anchor_b, j);
+            pair.apply(p, j);
         }
-        if a.inv_mass > 0.0 || a.inv_inertia > 0.0 {
-            bodies[c.body_a].linear_velocity = va;
-            bodies[c.body_a].angular_velocity = wa;
-        }
-        if b.inv_mass > 0.0 || b.inv_inertia > 0.0 {
-            bodies[c.body_b].linear_velocity = vb;
-            bodies[c.body_b].angular_velocity = wb;
-        }
+        pair.store(bodies, c);
     }
 }
 
@@ -328,17 +355,13 @@ pub fn apply_restitution(
         if c.restitution == 0.0 {
             continue;
         }
-        let (a, b) = (bodies[c.body_a], bodies[c.body_b]);
-        let mut va = a.linear_velocity;
-        let mut wa = a.angular_velocity;
-        let mut vb = b.linear_velocity;
-        let mut wb = b.angular_velocity;
+        let mut pair = PairVelocities::load(bodies, c);
         for p in c.points.iter_mut() {
             if p.relative_velocity > -settings.restitution_threshold || p.max_normal_impulse == 0.0
             {
                 continue;
             }
-            let dv = (vb + perp(p.anchor_b) * wb) - (va + perp(p.anchor_a) * wa);
+            let dv = pair.relative(p);
             let normal_speed = dv.dot(&c.normal);
             let impulse = -p.normal_mass * (normal_speed + c.restitution * p.relative_velocity);
             let accumulated = (p.normal_impulse + impulse).max(0.0);
@@ -346,19 +369,9 @@ pub fn apply_restitution(
             p.normal_impulse = accumulated;
             p.max_normal_impulse = p.max_normal_impulse.max(applied);
             let j = c.normal * applied;
-            va -= j * a.inv_mass;
-            wa -= a.inv_inertia * cross(p.anchor_a, j);
-            vb += j * b.inv_mass;
-            wb += b.inv_inertia * cross(p.anchor_b, j);
+            pair.apply(p, j);
         }
-        if a.inv_mass > 0.0 || a.inv_inertia > 0.0 {
-            bodies[c.body_a].linear_velocity = va;
-            bodies[c.body_a].angular_velocity = wa;
-        }
-        if b.inv_mass > 0.0 || b.inv_inertia > 0.0 {
-            bodies[c.body_b].linear_velocity = vb;
-            bodies[c.body_b].angular_velocity = wb;
-        }
+        pair.store(bodies, c);
     }
 }
 
