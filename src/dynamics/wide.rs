@@ -68,6 +68,12 @@ struct Batch<const P: usize> {
     bias_rate: Lane,
     mass_scale: Lane,
     impulse_scale: Lane,
+    /// Inverse masses and inertias of the lanes' bodies (constant in a step,
+    /// so packed once instead of gathered every pass).
+    inv_mass_a: Lane,
+    inv_inertia_a: Lane,
+    inv_mass_b: Lane,
+    inv_inertia_b: Lane,
     points: [WidePoint; P],
 }
 
@@ -83,6 +89,10 @@ impl<const P: usize> Default for Batch<P> {
             bias_rate: ZERO,
             mass_scale: ZERO,
             impulse_scale: ZERO,
+            inv_mass_a: ZERO,
+            inv_inertia_a: ZERO,
+            inv_mass_b: ZERO,
+            inv_inertia_b: ZERO,
             points: [WidePoint::default(); P],
         }
     }
@@ -104,8 +114,18 @@ struct WideBody {
 
 impl WideBody {
     #[inline(always)]
-    fn gather(bodies: &[SolverBody], index: &[u32; LANES], constraint: &[u32; LANES]) -> Self {
-        let mut out = WideBody::default();
+    fn gather(
+        bodies: &[SolverBody],
+        index: &[u32; LANES],
+        constraint: &[u32; LANES],
+        inv_mass: Lane,
+        inv_inertia: Lane,
+    ) -> Self {
+        let mut out = WideBody {
+            inv_mass,
+            inv_inertia,
+            ..WideBody::default()
+        };
         for l in 0..LANES {
             // An empty lane (or an index past the bodies) stands for the
             // fixed body: zero velocity and mass, so it is never written back.
@@ -121,8 +141,6 @@ impl WideBody {
             let c = b.delta_rotation.complex();
             out.cos.0[l] = c.re;
             out.sin.0[l] = c.im;
-            out.inv_mass.0[l] = b.inv_mass;
-            out.inv_inertia.0[l] = b.inv_inertia;
         }
         out
     }
@@ -173,8 +191,22 @@ impl WideBody {
 }
 
 impl<const P: usize> Batch<P> {
-    fn pack(&mut self, lane: usize, index: u32, c: &ContactConstraint, softness: ContactSoftness) {
+    fn pack(
+        &mut self,
+        lane: usize,
+        index: u32,
+        c: &ContactConstraint,
+        bodies: &[SolverBody],
+        softness: ContactSoftness,
+    ) {
         debug_assert!(c.points.len() <= P);
+        let fixed = SolverBody::FIXED;
+        let a = bodies.get(c.body_a).unwrap_or(&fixed);
+        let b = bodies.get(c.body_b).unwrap_or(&fixed);
+        self.inv_mass_a.0[lane] = a.inv_mass;
+        self.inv_inertia_a.0[lane] = a.inv_inertia;
+        self.inv_mass_b.0[lane] = b.inv_mass;
+        self.inv_inertia_b.0[lane] = b.inv_inertia;
         self.body_a[lane] = c.body_a as u32;
         self.body_b[lane] = c.body_b as u32;
         self.constraint[lane] = index;
@@ -217,8 +249,20 @@ impl<const P: usize> Batch<P> {
     }
 
     fn warm_start(&self, bodies: &mut [SolverBody]) {
-        let mut a = WideBody::gather(bodies, &self.body_a, &self.constraint);
-        let mut b = WideBody::gather(bodies, &self.body_b, &self.constraint);
+        let mut a = WideBody::gather(
+            bodies,
+            &self.body_a,
+            &self.constraint,
+            self.inv_mass_a,
+            self.inv_inertia_a,
+        );
+        let mut b = WideBody::gather(
+            bodies,
+            &self.body_b,
+            &self.constraint,
+            self.inv_mass_b,
+            self.inv_inertia_b,
+        );
         let (nx, ny) = (self.normal_x, self.normal_y);
         for p in &self.points {
             // tangent = -perp(n) = (ny, -nx)
@@ -232,8 +276,20 @@ impl<const P: usize> Batch<P> {
     }
 
     fn solve(&mut self, bodies: &mut [SolverBody], max_push: Real, inv_h: Real, use_bias: bool) {
-        let mut a = WideBody::gather(bodies, &self.body_a, &self.constraint);
-        let mut b = WideBody::gather(bodies, &self.body_b, &self.constraint);
+        let mut a = WideBody::gather(
+            bodies,
+            &self.body_a,
+            &self.constraint,
+            self.inv_mass_a,
+            self.inv_inertia_a,
+        );
+        let mut b = WideBody::gather(
+            bodies,
+            &self.body_b,
+            &self.constraint,
+            self.inv_mass_b,
+            self.inv_inertia_b,
+        );
         let (nx, ny) = (self.normal_x, self.normal_y);
         let inv_h = F4::splat(inv_h);
         let max_push = F4::splat(-max_push);
@@ -403,9 +459,9 @@ impl WideContacts {
             *slot += 1;
             let index = index as u32;
             match class {
-                0 => self.one[batch].pack(lane, index, c, softness),
-                1 => self.two[batch].pack(lane, index, c, softness),
-                _ => self.four[batch].pack(lane, index, c, softness),
+                0 => self.one[batch].pack(lane, index, c, bodies, softness),
+                1 => self.two[batch].pack(lane, index, c, bodies, softness),
+                _ => self.four[batch].pack(lane, index, c, bodies, softness),
             }
         }
     }
