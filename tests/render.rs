@@ -48,7 +48,7 @@ fn bodies_are_drawn_in_their_colours_with_y_up() {
     let loaded = Scene::from_str(TWO_BODIES, "two.ron").unwrap();
     let mut canvas = Canvas::new(400, 300).unwrap();
     canvas.camera_mut().show(vec2(0.0, 1.0), 10.0);
-    draw_world(&mut canvas, &loaded.world, &Overlays::default(), &|_| false);
+    draw_world(&mut canvas, &loaded.world, &Overlays::default());
     let background = canvas.background();
     // Fills are half-transparent over the background.
     let ground = at_world(&canvas, 3.0, -1.0);
@@ -75,7 +75,7 @@ fn the_aabb_overlay_draws_only_when_on() {
             aabbs: on,
             ..Overlays::default()
         };
-        draw_world(&mut canvas, &loaded.world, &overlays, &|_| false);
+        draw_world(&mut canvas, &loaded.world, &overlays);
         count(&canvas, |p| close(p, AABB, 40))
     };
     assert_eq!(aabb_pixels(false), 0);
@@ -121,7 +121,7 @@ fn png_export_decodes_to_the_same_pixels() {
     let loaded = Scene::from_str(TWO_BODIES, "two.ron").unwrap();
     let mut canvas = Canvas::new(120, 80).unwrap();
     aim_camera(canvas.camera_mut(), &loaded);
-    draw_world(&mut canvas, &loaded.world, &Overlays::default(), &|_| false);
+    draw_world(&mut canvas, &loaded.world, &Overlays::default());
     let png = canvas.encode_png().unwrap();
     let decoded = tiny_skia::Pixmap::decode_png(&png).unwrap();
     assert_eq!((decoded.width(), decoded.height()), (120, 80));

@@ -1,19 +1,20 @@
 //! Drawing shapes, worlds and simulations through any [`DebugDraw`].
 //!
 //! Colours: static bodies grey, kinematic violet, dynamic bodies from
-//! [`DYNAMIC_COLORS`] by their index in the world, shots yellow, sensors as
-//! green outlines. Sleeping bodies are mixed towards the background when
+//! [`DYNAMIC_COLORS`] by their index in the world, projectiles (shots) and
+//! their traces white with hits marked orange, sensors as green outlines. Sleeping bodies are mixed towards the background when
 //! [`Overlays::sleeping_dim`] is on. Circles show a radius line so spin is
 //! visible.
 
 use super::colors::{
-    AABB, BACKGROUND, CONTACT, DYNAMIC_COLORS, GUN, KINEMATIC, NORMAL, Rgba, SENSOR, SHOT, STATIC,
+    AABB, BACKGROUND, CONTACT, DYNAMIC_COLORS, GUN, HIT, KINEMATIC, NORMAL, Rgba, SENSOR, SHOT,
+    STATIC,
 };
 use super::{Camera, DebugDraw, Style};
 use crate::math::{Pose, Real, Vec2, vec2};
-use crate::scene::{Aim, Simulation};
+use crate::scene::Simulation;
 use crate::shape::Shape;
-use crate::world::{BodyHandle, BodyKind, World};
+use crate::world::{BodyKind, World};
 
 /// Pieces per half circle of a capsule's caps.
 const CAP_SEGMENTS: usize = 12;
@@ -149,10 +150,7 @@ fn capsule_outline(a: Vec2, b: Vec2, radius: Real) -> Vec<Vec2> {
 }
 
 /// The colour a body is drawn in.
-fn body_color(kind: BodyKind, index: usize, shot: bool) -> Rgba {
-    if shot {
-        return SHOT;
-    }
+fn body_color(kind: BodyKind, index: usize) -> Rgba {
     match kind {
         BodyKind::Static => STATIC,
         BodyKind::Kinematic => KINEMATIC,
@@ -160,21 +158,19 @@ fn body_color(kind: BodyKind, index: usize, shot: bool) -> Rgba {
     }
 }
 
-/// Draws every body of `world` and the chosen overlays; `is_shot` picks the
-/// bodies drawn as shots.
-pub fn draw_world<D: DebugDraw + ?Sized>(
-    draw: &mut D,
-    world: &World,
-    overlays: &Overlays,
-    is_shot: &dyn Fn(BodyHandle) -> bool,
-) {
+/// Smallest drawn radius of a projectile (screen pixels): rays and thin
+/// shots stay visible at any zoom.
+const PROJECTILE_PIXELS: Real = 2.5;
+
+/// Draws every body and projectile of `world` and the chosen overlays.
+pub fn draw_world<D: DebugDraw + ?Sized>(draw: &mut D, world: &World, overlays: &Overlays) {
     // Static bodies first, so moving ones are drawn over them.
     for pass_static in [true, false] {
-        for (index, (handle, body)) in world.bodies().enumerate() {
+        for (index, (_, body)) in world.bodies().enumerate() {
             if (body.kind() == BodyKind::Static) != pass_static {
                 continue;
             }
-            let mut color = body_color(body.kind(), index, is_shot(handle));
+            let mut color = body_color(body.kind(), index);
             if overlays.sleeping_dim && !body.is_awake() && body.kind() == BodyKind::Dynamic {
                 color = color.mix(BACKGROUND, SLEEP_DIM);
             }
@@ -197,8 +193,14 @@ pub fn draw_world<D: DebugDraw + ?Sized>(
             }
         }
     }
+    let pixel = draw.metres_per_pixel();
+    // Projectiles over the bodies: a disc of their radius.
+    let shot_style = Style::filled(SHOT, SHOT, 1.0);
+    for (_, projectile) in world.projectiles() {
+        let radius = projectile.radius().max(PROJECTILE_PIXELS * pixel);
+        draw.draw_circle(projectile.position(), radius, &shot_style);
+    }
     if overlays.contacts || overlays.normals {
-        let pixel = draw.metres_per_pixel();
         for contact in world.contacts() {
             for point in &contact.manifold.points {
                 let touching = point.depth >= 0.0;
@@ -219,40 +221,39 @@ pub fn draw_world<D: DebugDraw + ?Sized>(
     }
 }
 
-/// How far back a shot's trace reaches (s of flight).
-const TRACE_SECONDS: Real = 0.04;
+/// Narrowest drawn trace (screen pixels); thicker shots draw their thickness.
+const TRACE_PIXELS: Real = 1.5;
+/// Size of the mark at a hit (screen pixels).
+const HIT_PIXELS: Real = 7.0;
 /// Radius of a gun's marker and length of its barrel (screen pixels).
 const GUN_PIXELS: Real = 7.0;
 const BARREL_PIXELS: Real = 20.0;
 
-/// Draws a running simulation: its world, shots in flight with their
-/// traces, and the guns pointing where they aim now.
+/// Draws a running simulation: its world with the shots in flight, the
+/// path each shot took in the last step (as wide as the shot, hits marked),
+/// and the guns pointing where they aim now.
 pub fn draw_simulation<D: DebugDraw + ?Sized>(draw: &mut D, sim: &Simulation, overlays: &Overlays) {
     let world = sim.world();
-    draw_world(draw, world, overlays, &|body| sim.is_shot(body));
-    for shot in sim.shots() {
-        if let Some(body) = world.body(shot) {
-            let head = body.center_of_mass();
-            let tail = head - body.linear_velocity() * TRACE_SECONDS;
-            draw.draw_segment(tail, head, SHOT.with_alpha(0.6), 2.0);
+    draw_world(draw, world, overlays);
+    let pixel = draw.metres_per_pixel();
+    for trace in sim.traces() {
+        let width = (2.0 * trace.radius / pixel).max(TRACE_PIXELS);
+        draw.draw_segment(trace.from, trace.to, SHOT.with_alpha(0.6), width);
+        if trace.hit {
+            draw.draw_point(trace.to, HIT, HIT_PIXELS);
         }
     }
-    let pixel = draw.metres_per_pixel();
     for gun in &sim.scene().guns {
-        let direction = match gun.aim {
-            Aim::Direction(direction) => Some(direction),
-            Aim::Target(body) => world.body(body).and_then(|b| {
-                let offset = b.center_of_mass() - gun.position;
-                let length = offset.norm();
-                (length > 1e-6).then(|| offset / length)
-            }),
+        // A gun whose mount is gone is not drawn.
+        let Some(muzzle) = gun.muzzle(world) else {
+            continue;
         };
-        if let Some(direction) = direction {
-            let muzzle = gun.position + direction * (BARREL_PIXELS * pixel);
-            draw.draw_segment(gun.position, muzzle, GUN, 4.0);
+        if let Some(direction) = gun.pointing(world) {
+            let tip = muzzle + direction * (BARREL_PIXELS * pixel);
+            draw.draw_segment(muzzle, tip, GUN, 4.0);
         }
         draw.draw_circle(
-            gun.position,
+            muzzle,
             GUN_PIXELS * pixel,
             &Style::filled(GUN.with_alpha(0.7), GUN, 1.5),
         );
