@@ -288,6 +288,75 @@ pub fn fit_world(camera: &mut Camera, world: &World) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::render::Canvas;
+    use crate::scene::Scene;
+
+    /// A gun at (−8, 0) firing along +x at 300 m/s (5 m per step) with shots
+    /// `thickness` thick, at a plate at x = 5; a 10 px/m canvas centred on
+    /// the origin.
+    fn range(thickness: Real) -> (Simulation, Canvas) {
+        let text = format!(
+            "(settings: (gravity: (0, 0), dt: 0.016666668),
+              bodies: [(kind: Static, position: (5.2, 0), shape: Box(half_extents: (0.2, 5)))],
+              guns: [(position: (-8, 0), aim: Angle(0), rate: 0.5, speed: 300,
+                      thickness: {thickness})])"
+        );
+        let sim = Simulation::new(Scene::from_str(&text, "range.ron").unwrap());
+        let mut canvas = Canvas::new(400, 200).unwrap();
+        canvas.camera_mut().show(vec2(0.0, 0.0), 20.0);
+        (sim, canvas)
+    }
+
+    fn pixel_at(canvas: &Canvas, at: Vec2, dy_pixels: Real) -> Rgba {
+        let (x, y) = canvas.camera().to_screen(at);
+        canvas.pixel(x as u32, (y + dy_pixels) as u32).unwrap()
+    }
+
+    fn is_background(canvas: &Canvas, p: Rgba) -> bool {
+        let b = canvas.background();
+        (p.r as i32 - b.r as i32).abs() + (p.g as i32 - b.g as i32).abs() < 12
+    }
+
+    #[test]
+    fn a_shot_is_drawn_with_its_trace_as_wide_as_it_is_and_its_hit_marked() {
+        let overlays = Overlays {
+            hud: false,
+            ..Overlays::default()
+        };
+        for (thickness, wide) in [(0.6, true), (0.02, false)] {
+            let (mut sim, mut canvas) = range(thickness);
+            sim.step().unwrap();
+            // In flight: the trace from the muzzle to (−3, 0), the shot's disc there.
+            let (_, shot) = sim.shots().next().unwrap();
+            assert!((shot.position() - vec2(-3.0, 0.0)).norm() < 1e-3);
+            canvas.clear();
+            draw_simulation(&mut canvas, &sim, &overlays);
+            let middle = vec2(-5.5, 0.0);
+            assert!(!is_background(&canvas, pixel_at(&canvas, middle, 0.0)));
+            // 2 px off the line: inside a 6 px wide trace, outside a thin one.
+            let off = pixel_at(&canvas, middle, 2.0);
+            assert_eq!(!is_background(&canvas, off), wide, "{thickness}: {off:?}");
+            // Beyond the shot, nothing yet.
+            assert!(is_background(
+                &canvas,
+                pixel_at(&canvas, vec2(-1.0, 0.0), 0.0)
+            ));
+            // Two steps on it stops at the plate: the last piece ends in a hit mark.
+            sim.step().unwrap();
+            sim.step().unwrap();
+            assert_eq!(sim.shots_in_flight(), 0);
+            let last = *sim.traces().last().unwrap();
+            assert!(last.hit && (last.to.x - (5.0 - thickness * 0.5)).abs() < 1e-2);
+            canvas.clear();
+            draw_simulation(&mut canvas, &sim, &overlays);
+            let mark = pixel_at(&canvas, last.to, 0.0);
+            assert!(
+                (mark.r as i32 - HIT.r as i32).abs() < 40
+                    && (mark.b as i32 - HIT.b as i32).abs() < 40,
+                "{mark:?}"
+            );
+        }
+    }
 
     #[test]
     fn capsule_outline_stays_at_the_radius_from_the_core() {

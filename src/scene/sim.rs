@@ -421,3 +421,163 @@ fn record_hit(
     *stats.hits_by_part.entry(key).or_default() += 1;
     *stats.hits_by_body.entry(name).or_default() += 1;
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::vec2;
+    use crate::scene::Scene;
+    use crate::world::HitOutcome;
+
+    /// Three thin plates at x = 3, 6, 9 and a fourth at 12, a gun at the
+    /// origin firing along +x at 600 m/s (10 m per step) with `pierce`.
+    fn range(pierce: u32) -> Simulation {
+        let plate = |name: &str, x: f32| {
+            format!(
+                "(name: \"{name}\", kind: Static, position: ({x}, 0), \
+                 shape: Box(half_extents: (0.02, 1)))"
+            )
+        };
+        let text = format!(
+            "(settings: (gravity: (0, 0), dt: 0.016666668),
+              bodies: [{}, {}, {}, {}],
+              guns: [(name: \"gun\", position: (0, 0), aim: Angle(0), rate: 0.5,
+                      speed: 600, thickness: 0.1, pierce: {pierce})])",
+            plate("a", 3.0),
+            plate("b", 6.0),
+            plate("c", 9.0),
+            plate("d", 12.0),
+        );
+        Simulation::new(Scene::from_str(&text, "range.ron").unwrap())
+    }
+
+    /// (body name, outcome) of every projectile hit of the last step.
+    fn hits(sim: &Simulation) -> Vec<(String, HitOutcome)> {
+        sim.world()
+            .events()
+            .iter()
+            .filter_map(|event| match *event {
+                Event::ProjectileHit { body, outcome, .. } => {
+                    Some((sim.scene().name_of(body)?.to_string(), outcome))
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_gun_with_pierce_2_passes_two_bodies_in_order_and_stops_in_the_third() {
+        let mut sim = range(2);
+        let bodies = sim.world().body_count();
+        sim.step().unwrap();
+        assert_eq!(sim.stats().shots, 1);
+        assert_eq!(
+            hits(&sim),
+            [
+                ("a".to_string(), HitOutcome::Pierced),
+                ("b".to_string(), HitOutcome::Pierced),
+                ("c".to_string(), HitOutcome::Stopped),
+            ]
+        );
+        assert_eq!(sim.shots_in_flight(), 0, "the shot stopped in c");
+        assert_eq!(sim.world().body_count(), bodies, "no body for a shot");
+        let stats = sim.stats();
+        assert_eq!(stats.hits, 3);
+        assert_eq!(stats.hits_by_body.get("d"), None);
+        assert_eq!(stats.hits_by_gun.get("gun"), Some(&3));
+        // The path: muzzle → a → b → c, each piece ending in a hit, its
+        // width the shot's.
+        let traces = sim.traces();
+        assert_eq!(traces.len(), 3, "{traces:?}");
+        assert_eq!(traces[0].from, vec2(0.0, 0.0));
+        for (trace, plate_x) in traces.iter().zip([3.0, 6.0, 9.0]) {
+            assert!(trace.hit);
+            assert_eq!(trace.radius, 0.05);
+            // The shot's centre one radius before the plate's face.
+            assert!(
+                (trace.to.x - (plate_x - 0.02 - 0.05)).abs() < 1e-3,
+                "{trace:?}"
+            );
+        }
+        assert_eq!(traces[1].from, traces[0].to);
+        assert_eq!(traces[2].from, traces[1].to);
+        // Nothing more until the next shot is due (2 s).
+        sim.step().unwrap();
+        assert!(hits(&sim).is_empty() && sim.traces().is_empty());
+    }
+
+    #[test]
+    fn without_pierce_the_first_body_stops_the_shot() {
+        let mut sim = range(0);
+        sim.step().unwrap();
+        assert_eq!(hits(&sim), [("a".to_string(), HitOutcome::Stopped)]);
+        assert_eq!(sim.stats().hits_by_part.get("a"), Some(&1));
+    }
+
+    #[test]
+    fn a_mounted_gun_turns_with_its_mount_and_never_hits_it() {
+        // The gun sits at the mount's local (0.5, 0), inside the mount, aimed
+        // along the mount's +x; the mount is turned a quarter, so the gun
+        // fires along world +y, from (0, 0.5), through the mount.
+        let text = |mount: &str| {
+            format!(
+                "(settings: (gravity: (0, 0)),
+                  bodies: [
+                    (name: \"turret\", kind: Kinematic, angle: 1.5707964,
+                     shape: Circle(radius: 1)),
+                    (name: \"roof\", kind: Static, position: (0, 5),
+                     shape: Box(half_extents: (3, 0.1))),
+                  ],
+                  guns: [(position: (0.5, 0), aim: Angle(0), {mount} rate: 1, speed: 100)])"
+            )
+        };
+        let mut mounted =
+            Simulation::new(Scene::from_str(&text("mount: Some(\"turret\"),"), "m.ron").unwrap());
+        let muzzle = mounted.scene().guns[0].muzzle(mounted.world()).unwrap();
+        assert!((muzzle - vec2(0.0, 0.5)).norm() < 1e-5, "{muzzle:?}");
+        let pointing = mounted.scene().guns[0].pointing(mounted.world()).unwrap();
+        assert!((pointing - vec2(0.0, 1.0)).norm() < 1e-5, "{pointing:?}");
+        for _ in 0..10 {
+            mounted.step().unwrap();
+        }
+        assert_eq!(mounted.stats().hits_by_body.get("turret"), None);
+        assert_eq!(mounted.stats().hits_by_body.get("roof"), Some(&1));
+        assert_eq!(mounted.stats().hits_by_gun.get("#0"), Some(&1));
+        // The same gun fixed in the world at (0.5, 0) fires along +x from
+        // inside the turret, which stops it.
+        let mut loose = Simulation::new(Scene::from_str(&text(""), "l.ron").unwrap());
+        loose.step().unwrap();
+        assert_eq!(hits(&loose), [("turret".to_string(), HitOutcome::Stopped)]);
+        // A shot from the user through the gun is the user's, owned alike.
+        let from_gun = mounted
+            .shoot_from_gun(0, vec2(0.0, 10.0), 100.0, 0.1)
+            .unwrap();
+        assert!(from_gun.is_some());
+        for _ in 0..10 {
+            mounted.step().unwrap();
+        }
+        assert_eq!(mounted.stats().hits_by_gun.get(USER_GUN), Some(&1));
+        assert_eq!(mounted.stats().hits_by_body.get("turret"), None);
+        assert_eq!(
+            mounted.shoot_from_gun(7, vec2(0.0, 10.0), 100.0, 0.1),
+            Ok(None)
+        );
+    }
+
+    #[test]
+    fn a_gun_whose_mount_is_gone_stops_firing() {
+        let text = "(settings: (gravity: (0, 0)),
+            bodies: [(name: \"ship\", shape: Circle(radius: 1))],
+            guns: [(position: (0, 0), aim: Angle(0), mount: Some(\"ship\"), rate: 10, speed: 50)])";
+        let mut sim = Simulation::new(Scene::from_str(text, "gone.ron").unwrap());
+        sim.step().unwrap();
+        assert_eq!(sim.stats().shots, 1);
+        let ship = sim.scene().names["ship"];
+        sim.world_mut().remove_body(ship).unwrap();
+        for _ in 0..30 {
+            sim.step().unwrap();
+        }
+        assert_eq!(sim.stats().shots, 1);
+        assert_eq!(sim.scene().guns[0].muzzle(sim.world()), None);
+    }
+}
