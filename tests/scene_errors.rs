@@ -4,7 +4,7 @@
 //! Locks:
 //! - one test per kind of bad input: a syntax error, an unknown field, a
 //!   wrong type, a NaN, a self-intersecting polygon, a negative radius, a
-//!   bad tile character, an unknown gun target, a duplicate name, a file
+//!   bad tile character, an unknown gun target or mount, a duplicate name, a file
 //!   that cannot be read (mask images do not exist in the format yet, so
 //!   there is no missing-image case);
 //! - `Scene::check` lists every problem of a scene that parses, each at its
@@ -191,6 +191,19 @@ fn unknown_gun_target_lists_the_names() {
         &problem,
         (2, 33),
         "guns[0].aim",
+        ProblemKind::BadName,
+        &["\"shp\"", "named bodies: ship"],
+    );
+}
+
+#[test]
+fn unknown_gun_mount_lists_the_names() {
+    let text = "(bodies: [(name: \"ship\", shape: Circle(radius: 1))],\n guns: [(position: (0, 0), aim: Angle(0), mount: Some(\"shp\"), rate: 1, speed: 9)])";
+    let problem = only_problem(text);
+    assert_problem(
+        &problem,
+        (2, 50),
+        "guns[0].mount",
         ProblemKind::BadName,
         &["\"shp\"", "named bodies: ship"],
     );
