@@ -80,8 +80,8 @@ struct Batch<const P: usize> {
 impl<const P: usize> Default for Batch<P> {
     fn default() -> Self {
         Batch {
-            body_a: [0; LANES],
-            body_b: [0; LANES],
+            body_a: [u32::MAX; LANES],
+            body_b: [u32::MAX; LANES],
             constraint: [u32::MAX; LANES],
             normal_x: ZERO,
             normal_y: ZERO,
@@ -117,7 +117,6 @@ impl WideBody {
     fn gather(
         bodies: &[SolverBody],
         index: &[u32; LANES],
-        constraint: &[u32; LANES],
         inv_mass: Lane,
         inv_inertia: Lane,
     ) -> Self {
@@ -127,12 +126,9 @@ impl WideBody {
             ..WideBody::default()
         };
         for l in 0..LANES {
-            // An empty lane (or an index past the bodies) stands for the
-            // fixed body: zero velocity and mass, so it is never written back.
-            let b = match constraint[l] {
-                u32::MAX => &SolverBody::FIXED,
-                _ => bodies.get(index[l] as usize).unwrap_or(&SolverBody::FIXED),
-            };
+            // An empty lane (index `u32::MAX`) or an index past the bodies
+            // stands for the fixed body: zero velocity, never written back.
+            let b = bodies.get(index[l] as usize).unwrap_or(&SolverBody::FIXED);
             out.vx.0[l] = b.linear_velocity.x;
             out.vy.0[l] = b.linear_velocity.y;
             out.w.0[l] = b.angular_velocity;
@@ -252,14 +248,12 @@ impl<const P: usize> Batch<P> {
         let mut a = WideBody::gather(
             bodies,
             &self.body_a,
-            &self.constraint,
             self.inv_mass_a,
             self.inv_inertia_a,
         );
         let mut b = WideBody::gather(
             bodies,
             &self.body_b,
-            &self.constraint,
             self.inv_mass_b,
             self.inv_inertia_b,
         );
@@ -279,14 +273,12 @@ impl<const P: usize> Batch<P> {
         let mut a = WideBody::gather(
             bodies,
             &self.body_a,
-            &self.constraint,
             self.inv_mass_a,
             self.inv_inertia_a,
         );
         let mut b = WideBody::gather(
             bodies,
             &self.body_b,
-            &self.constraint,
             self.inv_mass_b,
             self.inv_inertia_b,
         );
