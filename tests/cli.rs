@@ -3,7 +3,8 @@
 //! Locks:
 //! - exit codes: 0 success, 1 a scene with problems, 2 a usage error;
 //! - `check` lists every problem with `file:line:column` and takes scene
-//!   files or built-in names;
+//!   files or built-in names; built-in scenes carry their mask images, a
+//!   scene file finds its own beside it;
 //! - `run` prints a summary, writes the PNG (and one every K steps) and a
 //!   JSON summary with hits by body and part; no progress bar off a terminal;
 //! - `view` without a display says how to get a window;
@@ -87,6 +88,33 @@ fn check_accepts_every_scene_file_and_built_in_name() {
     );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert_eq!(text(&out.stdout).matches(": ok (").count(), 9);
+}
+
+#[test]
+fn built_in_scenes_carry_their_mask_images() {
+    // Far from `scenes/`: nordenfelt's raider.png comes from the binary.
+    let dir = scratch("built-in-images");
+    let out = circlet(&["check", "nordenfelt"], &dir);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("nordenfelt (built in): ok ("));
+    // A copy of the file without its image names the missing image, located.
+    let scene = std::fs::read_to_string(repo().join("scenes/nordenfelt.ron")).unwrap();
+    std::fs::write(dir.join("copy.ron"), &scene).unwrap();
+    let out = circlet(&["check", "copy.ron"], &dir);
+    assert_eq!(out.status.code(), Some(1));
+    let errors = text(&out.stderr);
+    let line = scene
+        .lines()
+        .position(|l| l.contains("path: \"raider.png\""))
+        .unwrap()
+        + 1;
+    assert!(
+        errors.contains(&format!(
+            "copy.ron:{line}:37: bodies[4].colliders[0].shape.outline.path: \
+             mask image `raider.png` not found (looked for `raider.png`)"
+        )),
+        "{errors}"
+    );
 }
 
 #[test]

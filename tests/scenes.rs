@@ -6,7 +6,11 @@
 //! - World → scene → World keeps every body, shape, material, filter, pose
 //!   and velocity (`Scene::from_world`, `LoadedScene::to_scene`);
 //! - every scene runs 600 steps with no NaN and the same state hash in two
-//!   runs.
+//!   runs;
+//! - a tree fitted to a mask image (nordenfelt's raider) covers every opaque
+//!   pixel of the image, decoded here on its own, and no leaf reaches more
+//!   than ε beyond them; its collider keeps its part name, and hits on it
+//!   report `raider/hull`.
 
 use circlet::math::{Pose, vec2};
 use circlet::scene::{Aim, LoadedScene, Scene, Simulation};
@@ -90,6 +94,10 @@ fn the_scenes_cover_every_feature_of_the_format() {
             "no scene uses {kind}"
         );
     }
+    assert!(
+        shapes.iter().any(|s| s.contains("outline: Mask {")),
+        "no scene fits a tree to a mask image"
+    );
     let all = || scenes.iter().flat_map(|s| &s.bodies);
     assert!(all().any(|b| b.sensor), "a sensor");
     assert!(all().any(|b| b.scale != 1.0), "a scaled body");
@@ -309,4 +317,114 @@ fn circle_trees_load_explicit_and_fitted_and_report_bad_nodes_where_they_are() {
         .unwrap_err()
         .to_string();
     assert!(message.contains("epsilon"), "{message}");
+}
+
+#[test]
+fn a_mask_fitted_tree_covers_the_opaque_pixels_within_epsilon_and_keeps_its_part() {
+    use circlet::math::Vec2;
+    use circlet::shape::Shape;
+    // As written in nordenfelt.ron.
+    let (pixel, epsilon, threshold) = (0.05f32, 0.05f32, 128u8);
+    let loaded = load("nordenfelt");
+    let raider = loaded.names["raider"];
+    let colliders = loaded.world.body(raider).unwrap().colliders().to_vec();
+    assert_eq!(colliders.len(), 1);
+    assert_eq!(loaded.parts[&colliders[0]], "hull");
+    let Shape::Tree(tree) = loaded.world.collider(colliders[0]).unwrap().shape() else {
+        panic!("the raider is a circle tree");
+    };
+    let leaves: Vec<_> = tree.leaf_circles().collect();
+    assert!(
+        leaves.len() > 4 && tree.depth() >= 1,
+        "{} leaves",
+        leaves.len()
+    );
+
+    // The sprite's solid pixels as squares of the collider's frame: the
+    // image centred on the origin, row 0 at the top.
+    let png = format!("{}/scenes/raider.png", env!("CARGO_MANIFEST_DIR"));
+    let image = tiny_skia::Pixmap::load_png(png).unwrap();
+    let (width, height) = (image.width() as usize, image.height() as usize);
+    let solid: Vec<(Vec2, Vec2)> = (0..width * height)
+        .filter(|&i| image.pixels()[i].alpha() >= threshold)
+        .map(|i| {
+            let (col, row) = ((i % width) as f32, (i / width) as f32);
+            let left = (col - width as f32 / 2.0) * pixel;
+            let top = (height as f32 / 2.0 - row) * pixel;
+            (vec2(left, top - pixel), vec2(left + pixel, top))
+        })
+        .collect();
+    assert!(solid.len() > 1000, "{} solid pixels", solid.len());
+    // Some pixels are partly transparent (anti-aliased edges, the window).
+    assert!(
+        image
+            .pixels()
+            .iter()
+            .any(|p| p.alpha() > 0 && p.alpha() < 255)
+    );
+
+    // Coverage: every corner, edge midpoint and centre of every solid pixel
+    // lies in a leaf (leaves are rounded outwards, so no slack is needed
+    // beyond f32 rounding of the distance itself).
+    let in_a_leaf = |p: Vec2| {
+        leaves
+            .iter()
+            .any(|c| (p - c.center()).norm() <= c.radius() * (1.0 + 1e-6))
+    };
+    for (lo, hi) in &solid {
+        for (i, j) in (0..3).flat_map(|i| (0..3).map(move |j| (i, j))) {
+            let p = vec2(
+                lo.x + (hi.x - lo.x) * i as f32 / 2.0,
+                lo.y + (hi.y - lo.y) * j as f32 / 2.0,
+            );
+            assert!(in_a_leaf(p), "uncovered point {p:?} of pixel {lo:?}");
+        }
+    }
+    // Overhang: every point of every leaf (rings of samples, centre to rim)
+    // lies within ε of a solid pixel.
+    let distance_to_solid = |p: Vec2| {
+        solid
+            .iter()
+            .map(|(lo, hi)| {
+                let dx = (lo.x - p.x).max(p.x - hi.x).max(0.0);
+                let dy = (lo.y - p.y).max(p.y - hi.y).max(0.0);
+                dx.hypot(dy)
+            })
+            .fold(f32::INFINITY, f32::min)
+    };
+    let mut worst: f32 = 0.0;
+    for leaf in &leaves {
+        for ring in 0..=4 {
+            let radius = leaf.radius() * ring as f32 / 4.0;
+            let count = (8 * ring).max(1);
+            for k in 0..count {
+                let angle = std::f32::consts::TAU * k as f32 / count as f32;
+                let p = leaf.center() + vec2(angle.cos(), angle.sin()) * radius;
+                worst = worst.max(distance_to_solid(p));
+            }
+        }
+    }
+    assert!(
+        worst <= epsilon * (1.0 + 1e-3),
+        "a leaf overhangs by {worst}"
+    );
+    // The bound is used, not met by a cloud of pixel-sized circles.
+    assert!(worst > epsilon * 0.25, "worst overhang {worst}");
+
+    // Shots fired at the raider from four sides are reported by body and part.
+    let mut sim = Simulation::new(loaded);
+    let at = sim.world().body(raider).unwrap().center_of_mass();
+    for from in [
+        vec2(0.0, -4.0),
+        vec2(0.0, 4.0),
+        vec2(-5.0, 0.0),
+        vec2(5.0, 0.0),
+    ] {
+        sim.shoot(at + from, at, 60.0, 0.12).unwrap();
+    }
+    for _ in 0..30 {
+        sim.step().unwrap();
+    }
+    let by_part = &sim.stats().hits_by_part;
+    assert!(by_part.contains_key("raider/hull"), "{by_part:?}");
 }

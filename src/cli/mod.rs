@@ -20,6 +20,10 @@ pub const BUILT_IN: [(&str, &str); 8] = [
     ("polygons", include_str!("../../scenes/polygons.ron")),
 ];
 
+/// The mask images the built-in scenes name, by the path they write.
+pub const BUILT_IN_IMAGES: [(&str, &[u8]); 1] =
+    [("raider.png", include_bytes!("../../scenes/raider.png"))];
+
 /// Exit code for a scene with problems or a failed run.
 pub fn problems_exit() -> ExitCode {
     ExitCode::from(1)
@@ -30,9 +34,10 @@ pub fn built_in(name: &str) -> Option<SceneSource> {
     BUILT_IN
         .iter()
         .find(|(built, _)| *built == name)
-        .map(|(built, text)| SceneSource::Text {
+        .map(|(built, text)| SceneSource::BuiltIn {
             name: format!("{built} (built in)"),
-            text: text.to_string(),
+            text,
+            images: &BUILT_IN_IMAGES,
         })
 }
 
