@@ -7,6 +7,7 @@
 //!   scene file finds its own beside it;
 //! - `run` prints a summary, writes the PNG (and one every K steps) and a
 //!   JSON summary with hits by body and part; no progress bar off a terminal;
+//!   `--tree-depth N` (with `--png`) draws circle trees at that level;
 //! - `view` without a display says how to get a window;
 //! - `circlet` with no arguments and no display runs the showcase headless,
 //!   writes a PNG and says how to get a window (needs contact manifolds).
@@ -57,6 +58,24 @@ fn usage_errors_exit_2() {
         &["run", "scenes/showcase.ron"],
         &["run", "scenes/showcase.ron", "--steps", "ten"],
         &["run", "scenes/showcase.ron", "--steps", "5", "--every", "2"],
+        &[
+            "run",
+            "scenes/showcase.ron",
+            "--steps",
+            "5",
+            "--tree-depth",
+            "1",
+        ],
+        &[
+            "run",
+            "scenes/showcase.ron",
+            "--steps",
+            "5",
+            "--png",
+            "x.png",
+            "--tree-depth",
+            "-1",
+        ],
         &["check"],
     ] {
         let out = circlet(args, &repo());
@@ -115,6 +134,45 @@ fn built_in_scenes_carry_their_mask_images() {
         )),
         "{errors}"
     );
+}
+
+#[test]
+fn run_draws_circle_trees_at_the_depth_asked_for() {
+    let dir = scratch("tree-depth");
+    let picture = |depth: Option<&str>| {
+        let mut args = vec![
+            "run",
+            "nordenfelt",
+            "--steps",
+            "1",
+            "--png",
+            "trees.png",
+            "--width",
+            "640",
+            "--height",
+            "360",
+        ];
+        if let Some(depth) = depth {
+            args.extend(["--tree-depth", depth]);
+        }
+        let out = circlet(&args, &dir);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        let png = std::fs::read(dir.join("trees.png")).unwrap();
+        let pixmap = tiny_skia::Pixmap::decode_png(&png).unwrap();
+        // Below the HUD (whose text names the depth): the bodies only.
+        pixmap.data()[640 * 4 * 100..].to_vec()
+    };
+    let differing = |a: &[u8], b: &[u8]| a.iter().zip(b).filter(|(x, y)| x != y).count();
+    let leaves = picture(None);
+    let root = picture(Some("0"));
+    assert!(
+        differing(&leaves, &root) > 4_000,
+        "the envelopes are drawn at depth 0"
+    );
+    // Deeper than any tree: the leaves again, in their levels' colours.
+    let deepest = picture(Some("200"));
+    assert!(differing(&leaves, &deepest) > 1_000);
+    assert!(differing(&root, &deepest) > 4_000);
 }
 
 #[test]

@@ -97,22 +97,36 @@ pub fn check(scenes: &[String]) -> ExitCode {
     }
 }
 
+/// What `circlet view` was asked to do, beyond the scene.
+#[derive(Debug)]
+// Read only by the window, which a build without `viewer` does not have.
+#[cfg_attr(not(feature = "viewer"), allow(dead_code))]
+pub struct ViewOptions {
+    pub frames: Option<u64>,
+    pub screenshot: Option<PathBuf>,
+    pub width: u32,
+    pub height: u32,
+    pub tree_depth: Option<u8>,
+}
+
 /// `circlet view SCENE`: the window.
 #[cfg(feature = "viewer")]
-pub fn view(
-    scene: &str,
-    frames: Option<u64>,
-    screenshot: Option<PathBuf>,
-    width: u32,
-    height: u32,
-) -> ExitCode {
+pub fn view(scene: &str, options: ViewOptions) -> ExitCode {
     use circlet::viewer::{ViewerError, ViewerOptions};
+    let ViewOptions {
+        frames,
+        screenshot,
+        width,
+        height,
+        tree_depth,
+    } = options;
     let options = ViewerOptions {
         source: resolve(scene),
         frames,
         screenshot,
         width: width as usize,
         height: height as usize,
+        tree_depth,
     };
     match circlet::viewer::run(options) {
         Ok(report) => {
@@ -143,13 +157,7 @@ pub fn view(
 
 /// `circlet view SCENE` in a build without the window.
 #[cfg(not(feature = "viewer"))]
-pub fn view(
-    scene: &str,
-    _frames: Option<u64>,
-    _screenshot: Option<PathBuf>,
-    _width: u32,
-    _height: u32,
-) -> ExitCode {
+pub fn view(scene: &str, _options: ViewOptions) -> ExitCode {
     eprintln!("circlet: this build has no window (built without the `viewer` feature)");
     eprintln!("circlet: run it headless instead: circlet run {scene} --steps 600 --png out.png");
     // A usage error, like clap's.
@@ -174,6 +182,7 @@ pub fn default_scene() -> ExitCode {
                 screenshot: None,
                 width: 1280,
                 height: 720,
+                tree_depth: None,
             };
             match circlet::viewer::run(options) {
                 Ok(_) => return ExitCode::SUCCESS,
