@@ -4,7 +4,8 @@
 //! - every scene loads, with the bodies, names and guns it declares;
 //! - every scene written back as text (`to_ron`) parses to the same scene;
 //! - World → scene → World keeps every body, shape, material, filter, pose
-//!   and velocity (`Scene::from_world`, `LoadedScene::to_scene`);
+//!   and velocity (`Scene::from_world`, `LoadedScene::to_scene`), fitted
+//!   trees with their outline's mass (`Tree(.., mass: ..)`);
 //! - every scene runs 600 steps with no NaN and the same state hash in two
 //!   runs;
 //! - a tree fitted to a mask image (nordenfelt's raider) covers every opaque
@@ -307,6 +308,36 @@ fn circle_trees_load_explicit_and_fitted_and_report_bad_nodes_where_they_are() {
     let message = Scene::from_str(outside, "bad.ron").unwrap_err().to_string();
     assert!(message.contains("bad.ron:3:"), "{message}");
     assert!(message.contains("bodies[0].shape.root"), "{message}");
+
+    // An explicit tree may carry the mass of the outline it stands for;
+    // each bad number of it is reported where it is.
+    let with_mass = |mass: &str| {
+        format!(
+            "(bodies: [\n  (shape: Tree(root: (radius: 1, children: [(center: (0.5, 0), radius: 0.5)]),\n    mass: {mass})),\n])"
+        )
+    };
+    let own = Scene::from_str(
+        &with_mass("(area: 2, centroid: (0.25, 0), inertia: 0.5)"),
+        "m.ron",
+    )
+    .unwrap();
+    let union = Scene::from_str(&with_mass("None"), "m.ron").unwrap();
+    let mass = |loaded: &LoadedScene| loaded.world.bodies().next().unwrap().1.mass();
+    assert!((mass(&own) - 2.0).abs() < 1e-5, "{}", mass(&own));
+    // Without it: the union of the leaves (one disc of radius 0.5).
+    assert!((mass(&union) - std::f32::consts::PI * 0.25).abs() < 1e-4);
+    let problems = Scene::check(
+        &with_mass("(area: -2, centroid: (NaN, 0), inertia: 0)"),
+        "bad.ron",
+    );
+    let found: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
+    assert_eq!(problems.len(), 3, "{found:#?}");
+    assert!(
+        found[0].starts_with("bad.ron:3:18: bodies[0].shape.mass.area: expected a number > 0"),
+        "{found:#?}"
+    );
+    assert!(found[1].starts_with("bad.ron:3:33: bodies[0].shape.mass.centroid.x"));
+    assert!(found[2].starts_with("bad.ron:3:51: bodies[0].shape.mass.inertia"));
 
     let no_epsilon = r#"(
     bodies: [
