@@ -59,6 +59,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         name: Some("cannon".into()),
         position: (-9.0, 6.0),
         aim: AimDesc::Target("block 5".into()),
+        mount: None,
         rate: 2.0,
         speed: 35.0,
         spread: 0.0,

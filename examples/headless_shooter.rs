@@ -1,6 +1,7 @@
 //! A headless shooter written against the library API, no window: load the
 //! shooter scene, let its batteries fire for ten seconds, add a volley of
-//! our own, and report the hits by ship and the state hash.
+//! our own, and report the hits by ship, by part and by gun, and the state
+//! hash. Shots are world projectiles: the body count never changes.
 //!
 //! Run: `cargo run --release --example headless_shooter [-- out.png]`
 
@@ -30,14 +31,22 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     let stats = sim.stats();
     println!(
-        "{} steps, {} shots, {} hits, state hash {:#018x}",
+        "{} steps, {} shots, {} hits, {} bodies, state hash {:#018x}",
         stats.steps,
         stats.shots,
         stats.hits,
+        sim.world().body_count(),
         sim.world().state_hash()
     );
-    for (body, hits) in &stats.hits_by_body {
-        println!("  {body:<12} {hits:>4} hits");
+    for (title, counts) in [
+        ("by body", &stats.hits_by_body),
+        ("by part", &stats.hits_by_part),
+        ("by gun", &stats.hits_by_gun),
+    ] {
+        println!("hits {title}:");
+        for (name, hits) in counts {
+            println!("  {name:<18} {hits:>4}");
+        }
     }
     if let Some(file) = std::env::args().nth(1) {
         picture(&sim, "shooter", 1280, 720)?.save_png(&file)?;

@@ -6,8 +6,12 @@
 //!   files or built-in names; built-in scenes carry their mask images, a
 //!   scene file finds its own beside it;
 //! - `run` prints a summary, writes the PNG (and one every K steps) and a
-//!   JSON summary with hits by body and part; no progress bar off a terminal;
-//!   `--tree-depth N` (with `--png`) draws circle trees at that level;
+//!   JSON summary with hits by body, part and gun; no progress bar off a
+//!   terminal; `--tree-depth N` (with `--png`) draws circle trees at that
+//!   level;
+//! - `run` on `scenes/shooter.ron` for 600 steps reports hits on at least
+//!   three named parts of its circle-tree ships, and ends with exactly the
+//!   bodies the scene declares (shots are projectiles, not bodies);
 //! - `view` without a display says how to get a window;
 //! - `circlet` with no arguments and no display runs the showcase headless,
 //!   writes a PNG and says how to get a window (needs contact manifolds).
@@ -254,6 +258,8 @@ fn run_writes_a_summary_pictures_and_json() {
     assert!(json["bodies"].as_u64().unwrap() >= 2);
     assert!(json["hits_by_body"].is_object());
     assert!(json["hits_by_part"].is_object());
+    assert!(json["hits_by_gun"].is_object());
+    assert!(json["shots_in_flight"].as_u64().unwrap() >= 1, "{json}");
     assert!(json["state_hash"].as_str().unwrap().starts_with("0x"));
     // The same run twice gives the same hash.
     let again = circlet(
@@ -264,6 +270,66 @@ fn run_writes_a_summary_pictures_and_json() {
     let again: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("again.json")).unwrap()).unwrap();
     assert_eq!(again["state_hash"], json["state_hash"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn run_on_the_shooter_reports_hits_on_several_named_parts() {
+    let dir = scratch("shooter");
+    let scene = repo().join("scenes/shooter.ron");
+    let out = circlet(
+        &[
+            "run",
+            scene.to_str().unwrap(),
+            "--steps",
+            "600",
+            "--png",
+            "out.png",
+            "--json",
+            "out.json",
+        ],
+        &dir,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("out.json")).unwrap()).unwrap();
+    let by_part = json["hits_by_part"].as_object().unwrap();
+    // Keys are `body/part` for named parts, the body's name otherwise.
+    let parts: std::collections::BTreeSet<&str> = by_part
+        .keys()
+        .filter_map(|key| key.split_once('/').map(|(_, part)| part))
+        .collect();
+    assert!(parts.len() >= 3, "three named parts or more: {by_part:?}");
+    let ships = ["cruiser/", "frigate/", "scout/"];
+    assert!(
+        ships
+            .iter()
+            .filter(|ship| by_part.keys().any(|k| k.starts_with(**ship)))
+            .count()
+            >= 2,
+        "two ships or more hit by part: {by_part:?}"
+    );
+    let total = |field: &str| -> u64 {
+        json[field]
+            .as_object()
+            .unwrap()
+            .values()
+            .map(|v| v.as_u64().unwrap())
+            .sum()
+    };
+    let hits = json["hits"].as_u64().unwrap();
+    assert!(hits > 0);
+    for field in ["hits_by_body", "hits_by_part", "hits_by_gun"] {
+        assert_eq!(total(field), hits, "{field}");
+    }
+    // No shot became a body: the world holds what the scene declares.
+    let declared = circlet::scene::Scene::load(&scene)
+        .unwrap()
+        .world
+        .body_count();
+    assert_eq!(json["bodies"].as_u64().unwrap(), declared as u64);
+    let bytes = std::fs::read(dir.join("out.png")).unwrap();
+    assert_eq!(&bytes[1..4], b"PNG");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -50,7 +50,7 @@ fn bodies_are_drawn_in_their_colours_with_y_up() {
     let loaded = Scene::from_str(TWO_BODIES, "two.ron").unwrap();
     let mut canvas = Canvas::new(400, 300).unwrap();
     canvas.camera_mut().show(vec2(0.0, 1.0), 10.0);
-    draw_world(&mut canvas, &loaded.world, &Overlays::default(), &|_| false);
+    draw_world(&mut canvas, &loaded.world, &Overlays::default());
     let background = canvas.background();
     // Fills are half-transparent over the background.
     let ground = at_world(&canvas, 3.0, -1.0);
@@ -77,7 +77,7 @@ fn the_aabb_overlay_draws_only_when_on() {
             aabbs: on,
             ..Overlays::default()
         };
-        draw_world(&mut canvas, &loaded.world, &overlays, &|_| false);
+        draw_world(&mut canvas, &loaded.world, &overlays);
         count(&canvas, |p| close(p, AABB, 40))
     };
     assert_eq!(aabb_pixels(false), 0);
@@ -107,13 +107,11 @@ fn every_scene_picture_shows_its_bodies_and_guns() {
             "{name}: only {drawn} of {total} pixels drawn"
         );
         for gun in &sim.scene().guns {
-            let (x, y) = canvas.camera().to_screen(gun.position);
+            // A mounted gun is drawn where its mount carries it.
+            let muzzle = gun.muzzle(sim.world()).unwrap();
+            let (x, y) = canvas.camera().to_screen(muzzle);
             let p = canvas.pixel(x as u32, y as u32).unwrap();
-            assert!(
-                close(p, GUN, 60),
-                "{name}: gun at {:?} shows {p:?}",
-                gun.position
-            );
+            assert!(close(p, GUN, 60), "{name}: gun at {muzzle:?} shows {p:?}");
         }
     }
 }
@@ -123,7 +121,7 @@ fn png_export_decodes_to_the_same_pixels() {
     let loaded = Scene::from_str(TWO_BODIES, "two.ron").unwrap();
     let mut canvas = Canvas::new(120, 80).unwrap();
     aim_camera(canvas.camera_mut(), &loaded);
-    draw_world(&mut canvas, &loaded.world, &Overlays::default(), &|_| false);
+    draw_world(&mut canvas, &loaded.world, &Overlays::default());
     let png = canvas.encode_png().unwrap();
     let decoded = tiny_skia::Pixmap::decode_png(&png).unwrap();
     assert_eq!((decoded.width(), decoded.height()), (120, 80));
@@ -176,7 +174,7 @@ fn a_tree_at_depth_zero_shows_its_envelope_instead_of_its_leaves() {
             tree_depth,
             ..Overlays::default()
         };
-        draw_world(&mut canvas, &loaded.world, &overlays, &|_| false);
+        draw_world(&mut canvas, &loaded.world, &overlays);
         canvas
     };
     let (leaves, root, level_one) = (draw(None), draw(Some(0)), draw(Some(1)));

@@ -4,9 +4,9 @@
 //! Locks:
 //! - one test per kind of bad input: a syntax error, an unknown field, a
 //!   wrong type, a NaN, a self-intersecting polygon, a negative radius, a
-//!   bad tile character, an unknown gun target, a duplicate name, a file
-//!   that cannot be read, a missing mask image, a mask image that is not a
-//!   PNG (and one that is corrupt, too large, all transparent at its
+//!   bad tile character, an unknown gun target or mount, a duplicate name, a
+//!   file that cannot be read, a missing mask image, a mask image that is
+//!   not a PNG (and one that is corrupt, too large, all transparent at its
 //!   threshold, or a `Mask` used as a shape of its own);
 //! - `Scene::check` lists every problem of a scene that parses, each at its
 //!   own line, in file order;
@@ -193,6 +193,19 @@ fn unknown_gun_target_lists_the_names() {
         &problem,
         (2, 33),
         "guns[0].aim",
+        ProblemKind::BadName,
+        &["\"shp\"", "named bodies: ship"],
+    );
+}
+
+#[test]
+fn unknown_gun_mount_lists_the_names() {
+    let text = "(bodies: [(name: \"ship\", shape: Circle(radius: 1))],\n guns: [(position: (0, 0), aim: Angle(0), mount: Some(\"shp\"), rate: 1, speed: 9)])";
+    let problem = only_problem(text);
+    assert_problem(
+        &problem,
+        (2, 50),
+        "guns[0].mount",
         ProblemKind::BadName,
         &["\"shp\"", "named bodies: ship"],
     );

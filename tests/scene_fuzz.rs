@@ -144,7 +144,7 @@ fn mutated_scenes_give_problems_never_panics() {
                 assert!(scene.world.is_finite(), "round {round}");
                 fit_world(canvas.camera_mut(), &scene.world);
                 canvas.clear();
-                draw_world(&mut canvas, &scene.world, &Overlays::default(), &|_| false);
+                draw_world(&mut canvas, &scene.world, &Overlays::default());
             }
             Err(error) => {
                 refused += 1;

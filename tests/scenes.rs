@@ -7,14 +7,18 @@
 //!   and velocity (`Scene::from_world`, `LoadedScene::to_scene`), fitted
 //!   trees with their outline's mass (`Tree(.., mass: ..)`);
 //! - every scene runs 600 steps with no NaN and the same state hash in two
-//!   runs;
+//!   runs, and its body count never changes (shots are world projectiles,
+//!   not bodies);
+//! - the shooter's guns hit its circle-tree ships on at least three
+//!   different named parts, and every hit is counted once by body, by part
+//!   and by gun;
 //! - a tree fitted to a mask image (nordenfelt's raider) covers every opaque
 //!   pixel of the image, decoded here on its own, and no leaf reaches more
-//!   than ε beyond them; its collider keeps its part name, and hits on it
-//!   report `raider/hull`.
+//!   than ε beyond them; its collider keeps its part name, and projectile
+//!   hits on it report `raider/hull`.
 
 use circlet::math::{Pose, vec2};
-use circlet::scene::{Aim, LoadedScene, Scene, Simulation};
+use circlet::scene::{Aim, LoadedScene, Scene, Simulation, USER_GUN};
 use circlet::world::World;
 
 const SCENES: [&str; 8] = [
@@ -107,6 +111,7 @@ fn the_scenes_cover_every_feature_of_the_format() {
     assert!(scenes.iter().any(|s| !s.tile_maps.is_empty()), "a tile map");
     let guns = || scenes.iter().flat_map(|s| &s.guns);
     assert!(guns().any(|g| g.pierce > 0), "a piercing gun");
+    assert!(guns().any(|g| g.mount.is_some()), "a gun on a mount");
     for aim in ["Target", "Direction", "Angle"] {
         assert!(
             guns().any(|g| format!("{:?}", g.aim).starts_with(aim)),
@@ -248,10 +253,16 @@ fn a_world_built_in_code_round_trips() {
 
 fn run(name: &str, steps: usize) -> (u64, Simulation) {
     let mut sim = Simulation::new(load(name));
+    let bodies = sim.world().body_count();
     for step in 0..steps {
         sim.step()
             .unwrap_or_else(|e| panic!("{name} step {step}: {e}"));
         assert!(sim.world().is_finite(), "{name}: NaN at step {step}");
+        assert_eq!(
+            sim.world().body_count(),
+            bodies,
+            "{name}: a body appeared or vanished at step {step}"
+        );
     }
     (sim.world().state_hash(), sim)
 }
@@ -266,11 +277,21 @@ fn every_scene_runs_600_steps_without_nan_and_repeats_its_hash() {
             assert!(sim.stats().shots > 0, "{name}: guns fired nothing");
         }
         if name == "shooter" {
-            let by_part = &sim.stats().hits_by_part;
+            let stats = sim.stats();
+            let by_part = &stats.hits_by_part;
             assert!(
                 by_part.keys().any(|k| k.starts_with("cruiser/")),
                 "hits on the cruiser are reported by part: {by_part:?}"
             );
+            let parts: std::collections::BTreeSet<&str> = by_part
+                .keys()
+                .filter_map(|k| k.split_once('/').map(|(_, part)| part))
+                .collect();
+            assert!(parts.len() >= 3, "hits on three parts or more: {by_part:?}");
+            for counts in [&stats.hits_by_body, by_part, &stats.hits_by_gun] {
+                assert_eq!(counts.values().sum::<u64>(), stats.hits, "{counts:?}");
+            }
+            assert!(stats.shots > 0 && stats.hits > 0);
         }
     }
 }
@@ -456,6 +477,17 @@ fn a_mask_fitted_tree_covers_the_opaque_pixels_within_epsilon_and_keeps_its_part
     for _ in 0..30 {
         sim.step().unwrap();
     }
-    let by_part = &sim.stats().hits_by_part;
-    assert!(by_part.contains_key("raider/hull"), "{by_part:?}");
+    // Every one of the four projectiles hits, and every hit on the raider
+    // is named by its collider's part, never by a leaf number.
+    let stats = sim.stats();
+    assert_eq!(stats.hits_by_gun.get(USER_GUN), Some(&4), "{stats:?}");
+    let by_part = &stats.hits_by_part;
+    assert!(by_part.get("raider/hull") >= Some(&4), "{by_part:?}");
+    assert!(
+        by_part
+            .keys()
+            .filter(|key| key.starts_with("raider"))
+            .all(|key| key == "raider/hull"),
+        "{by_part:?}"
+    );
 }

@@ -183,13 +183,18 @@ impl<'a> Summary<'a> {
             stats.hits,
             world.state_hash()
         );
-        if !stats.hits_by_body.is_empty() {
-            let hits: Vec<String> = stats
-                .hits_by_body
-                .iter()
-                .map(|(body, count)| format!("{body} {count}"))
-                .collect();
-            println!("hits by body: {}", hits.join(", "));
+        for (label, hits) in [
+            ("body", &stats.hits_by_body),
+            ("part", &stats.hits_by_part),
+            ("gun", &stats.hits_by_gun),
+        ] {
+            if !hits.is_empty() {
+                let hits: Vec<String> = hits
+                    .iter()
+                    .map(|(name, count)| format!("{name} {count}"))
+                    .collect();
+                println!("hits by {label}: {}", hits.join(", "));
+            }
         }
     }
 
@@ -210,6 +215,7 @@ impl<'a> Summary<'a> {
             "hits": stats.hits,
             "hits_by_body": stats.hits_by_body,
             "hits_by_part": stats.hits_by_part,
+            "hits_by_gun": stats.hits_by_gun,
             "state_hash": format!("{:#018x}", world.state_hash()),
             "finite": world.is_finite(),
         });

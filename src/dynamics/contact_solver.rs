@@ -250,12 +250,17 @@ impl PairVelocities {
 /// Applies last step's impulses so the solver starts near the solution.
 pub fn warm_start(bodies: &mut [SolverBody], constraints: &[ContactConstraint]) {
     for c in constraints {
-        let tangent = -perp(c.normal);
-        for p in &c.points {
-            let impulse = c.normal * p.normal_impulse + tangent * p.tangent_impulse;
-            apply(bodies, c.body_a, -impulse, p.anchor_a);
-            apply(bodies, c.body_b, impulse, p.anchor_b);
-        }
+        warm_start_constraint(bodies, c);
+    }
+}
+
+/// Applies one constraint's stored impulses (see [`warm_start`]).
+pub fn warm_start_constraint(bodies: &mut [SolverBody], c: &ContactConstraint) {
+    let tangent = -perp(c.normal);
+    for p in &c.points {
+        let impulse = c.normal * p.normal_impulse + tangent * p.tangent_impulse;
+        apply(bodies, c.body_a, -impulse, p.anchor_a);
+        apply(bodies, c.body_b, impulse, p.anchor_b);
     }
 }
 
@@ -294,54 +299,67 @@ pub fn solve(
     use_bias: bool,
 ) {
     for c in constraints.iter_mut() {
-        let softness = if c.against_fixed {
-            softness.fixed
-        } else {
-            softness.moving
-        };
-        let tangent = -perp(c.normal);
-        let mut pair = PairVelocities::load(bodies, c);
-        for p in c.points.iter_mut() {
-            // Current separation from the body deltas within the step.
-            let moved_a = pair.a.delta_position + (pair.a.delta_rotation * p.anchor_a);
-            let moved_b = pair.b.delta_position + (pair.b.delta_rotation * p.anchor_b);
-            let separation = (moved_b - moved_a).dot(&c.normal) + p.base_separation;
-            let (bias, mass_scale, impulse_scale) = if separation > 0.0 {
-                // Speculative: allow closing exactly the gap this substep.
-                (separation * inv_h, 1.0, 0.0)
-            } else if use_bias {
-                (
-                    (softness.bias_rate * separation).max(-settings.max_push_velocity),
-                    softness.mass_scale,
-                    softness.impulse_scale,
-                )
-            } else {
-                (0.0, 1.0, 0.0)
-            };
-            let dv = pair.relative(p);
-            let normal_speed = dv.dot(&c.normal);
-            let impulse = -p.normal_mass * mass_scale * (normal_speed + bias)
-                - impulse_scale * p.normal_impulse;
-            let accumulated = (p.normal_impulse + impulse).max(0.0);
-            let applied = accumulated - p.normal_impulse;
-            p.normal_impulse = accumulated;
-            p.max_normal_impulse = p.max_normal_impulse.max(applied);
-            let j = c.normal * applied;
-            pair.apply(p, j);
-        }
-        for p in c.points.iter_mut() {
-            let dv = pair.relative(p);
-            let tangent_speed = dv.dot(&tangent);
-            let impulse = -p.tangent_mass * tangent_speed;
-            let limit = c.friction * p.normal_impulse;
-            let accumulated = (p.tangent_impulse + impulse).clamp(-limit, limit);
-            let applied = accumulated - p.tangent_impulse;
-            p.tangent_impulse = accumulated;
-            let j = tangent * applied;
-            pair.apply(p, j);
-        }
-        pair.store(bodies, c);
+        solve_constraint(bodies, c, settings, softness, inv_h, use_bias);
     }
+}
+
+/// One sequential-impulse pass over one constraint (see [`solve`]).
+pub fn solve_constraint(
+    bodies: &mut [SolverBody],
+    c: &mut ContactConstraint,
+    settings: &ContactSettings,
+    softness: ContactSoftness,
+    inv_h: Real,
+    use_bias: bool,
+) {
+    let softness = if c.against_fixed {
+        softness.fixed
+    } else {
+        softness.moving
+    };
+    let tangent = -perp(c.normal);
+    let mut pair = PairVelocities::load(bodies, c);
+    for p in c.points.iter_mut() {
+        // Current separation from the body deltas within the step.
+        let moved_a = pair.a.delta_position + (pair.a.delta_rotation * p.anchor_a);
+        let moved_b = pair.b.delta_position + (pair.b.delta_rotation * p.anchor_b);
+        let separation = (moved_b - moved_a).dot(&c.normal) + p.base_separation;
+        let (bias, mass_scale, impulse_scale) = if separation > 0.0 {
+            // Speculative: allow closing exactly the gap this substep.
+            (separation * inv_h, 1.0, 0.0)
+        } else if use_bias {
+            (
+                (softness.bias_rate * separation).max(-settings.max_push_velocity),
+                softness.mass_scale,
+                softness.impulse_scale,
+            )
+        } else {
+            (0.0, 1.0, 0.0)
+        };
+        let dv = pair.relative(p);
+        let normal_speed = dv.dot(&c.normal);
+        let impulse =
+            -p.normal_mass * mass_scale * (normal_speed + bias) - impulse_scale * p.normal_impulse;
+        let accumulated = (p.normal_impulse + impulse).max(0.0);
+        let applied = accumulated - p.normal_impulse;
+        p.normal_impulse = accumulated;
+        p.max_normal_impulse = p.max_normal_impulse.max(applied);
+        let j = c.normal * applied;
+        pair.apply(p, j);
+    }
+    for p in c.points.iter_mut() {
+        let dv = pair.relative(p);
+        let tangent_speed = dv.dot(&tangent);
+        let impulse = -p.tangent_mass * tangent_speed;
+        let limit = c.friction * p.normal_impulse;
+        // max/min rather than clamp: the same for valid input, and no panic path.
+        let accumulated = (p.tangent_impulse + impulse).max(-limit).min(limit);
+        let applied = accumulated - p.tangent_impulse;
+        p.tangent_impulse = accumulated;
+        let j = tangent * applied;
+        pair.apply(p, j);
+    }
+    pair.store(bodies, c);
 }
 
 /// Restitution, once after the substeps: points that were approaching faster

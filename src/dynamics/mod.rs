@@ -5,10 +5,14 @@
 //! and in which deterministic order.
 
 mod contact_solver;
+mod lanes;
 mod softness;
+mod wide;
 
 pub use contact_solver::{
     ConstraintPoint, ContactConstraint, ContactSettings, ContactSoftness, MAX_ROTATION_PER_SUBSTEP,
-    SolverBody, apply_restitution, integrate_positions, solve, warm_start,
+    SolverBody, apply_restitution, integrate_positions, solve, solve_constraint, warm_start,
+    warm_start_constraint,
 };
 pub use softness::Softness;
+pub use wide::{COLORS, LANES, WideContacts};

@@ -70,6 +70,8 @@ pub const DYNAMIC_COLORS: [Rgba; 8] = [
 ];
 /// Shots in flight and their traces.
 pub const SHOT: Rgba = Rgba::hex(0xffffff);
+/// The mark where a shot hit.
+pub const HIT: Rgba = Rgba::hex(0xffa94d);
 /// Guns.
 pub const GUN: Rgba = Rgba::hex(0xe53e3e);
 /// Sensor outlines.

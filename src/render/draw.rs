@@ -1,22 +1,23 @@
 //! Drawing shapes, worlds and simulations through any [`DebugDraw`].
 //!
 //! Colours: static bodies grey, kinematic violet, dynamic bodies from
-//! [`DYNAMIC_COLORS`] by their index in the world, shots yellow, sensors as
-//! green outlines. Sleeping bodies are mixed towards the background when
+//! [`DYNAMIC_COLORS`] by their index in the world, projectiles (shots) and
+//! their traces white with hits marked orange, sensors as green outlines.
+//! Sleeping bodies are mixed towards the background when
 //! [`Overlays::sleeping_dim`] is on. Circles show a radius line so spin is
 //! visible. Circle trees show their leaves over faint rings of the inner
 //! levels, or, with [`Overlays::tree_depth`], the nodes of one level
 //! coloured by level ([`LEVEL_COLORS`]).
 
 use super::colors::{
-    AABB, BACKGROUND, CONTACT, DYNAMIC_COLORS, GUN, KINEMATIC, LEVEL_COLORS, NORMAL, Rgba, SENSOR,
-    SHOT, STATIC,
+    AABB, BACKGROUND, CONTACT, DYNAMIC_COLORS, GUN, HIT, KINEMATIC, LEVEL_COLORS, NORMAL, Rgba,
+    SENSOR, SHOT, STATIC,
 };
 use super::{Camera, DebugDraw, Style};
 use crate::math::{Pose, Real, Vec2, vec2};
-use crate::scene::{Aim, Simulation};
+use crate::scene::Simulation;
 use crate::shape::{CircleTree, Shape};
-use crate::world::{BodyHandle, BodyKind, World};
+use crate::world::{BodyKind, World};
 
 /// Pieces per half circle of a capsule's caps.
 const CAP_SEGMENTS: usize = 12;
@@ -228,10 +229,7 @@ fn capsule_outline(a: Vec2, b: Vec2, radius: Real) -> Vec<Vec2> {
 }
 
 /// The colour a body is drawn in.
-fn body_color(kind: BodyKind, index: usize, shot: bool) -> Rgba {
-    if shot {
-        return SHOT;
-    }
+fn body_color(kind: BodyKind, index: usize) -> Rgba {
     match kind {
         BodyKind::Static => STATIC,
         BodyKind::Kinematic => KINEMATIC,
@@ -239,21 +237,19 @@ fn body_color(kind: BodyKind, index: usize, shot: bool) -> Rgba {
     }
 }
 
-/// Draws every body of `world` and the chosen overlays; `is_shot` picks the
-/// bodies drawn as shots.
-pub fn draw_world<D: DebugDraw + ?Sized>(
-    draw: &mut D,
-    world: &World,
-    overlays: &Overlays,
-    is_shot: &dyn Fn(BodyHandle) -> bool,
-) {
+/// Smallest drawn radius of a projectile (screen pixels): rays and thin
+/// shots stay visible at any zoom.
+const PROJECTILE_PIXELS: Real = 2.5;
+
+/// Draws every body and projectile of `world` and the chosen overlays.
+pub fn draw_world<D: DebugDraw + ?Sized>(draw: &mut D, world: &World, overlays: &Overlays) {
     // Static bodies first, so moving ones are drawn over them.
     for pass_static in [true, false] {
-        for (index, (handle, body)) in world.bodies().enumerate() {
+        for (index, (_, body)) in world.bodies().enumerate() {
             if (body.kind() == BodyKind::Static) != pass_static {
                 continue;
             }
-            let mut color = body_color(body.kind(), index, is_shot(handle));
+            let mut color = body_color(body.kind(), index);
             if overlays.sleeping_dim && !body.is_awake() && body.kind() == BodyKind::Dynamic {
                 color = color.mix(BACKGROUND, SLEEP_DIM);
             }
@@ -281,8 +277,14 @@ pub fn draw_world<D: DebugDraw + ?Sized>(
             }
         }
     }
+    let pixel = draw.metres_per_pixel();
+    // Projectiles over the bodies: a disc of their radius.
+    let shot_style = Style::filled(SHOT, SHOT, 1.0);
+    for (_, projectile) in world.projectiles() {
+        let radius = projectile.radius().max(PROJECTILE_PIXELS * pixel);
+        draw.draw_circle(projectile.position(), radius, &shot_style);
+    }
     if overlays.contacts || overlays.normals {
-        let pixel = draw.metres_per_pixel();
         for contact in world.contacts() {
             for point in &contact.manifold.points {
                 let touching = point.depth >= 0.0;
@@ -303,40 +305,39 @@ pub fn draw_world<D: DebugDraw + ?Sized>(
     }
 }
 
-/// How far back a shot's trace reaches (s of flight).
-const TRACE_SECONDS: Real = 0.04;
+/// Narrowest drawn trace (screen pixels); thicker shots draw their thickness.
+const TRACE_PIXELS: Real = 1.5;
+/// Size of the mark at a hit (screen pixels).
+const HIT_PIXELS: Real = 7.0;
 /// Radius of a gun's marker and length of its barrel (screen pixels).
 const GUN_PIXELS: Real = 7.0;
 const BARREL_PIXELS: Real = 20.0;
 
-/// Draws a running simulation: its world, shots in flight with their
-/// traces, and the guns pointing where they aim now.
+/// Draws a running simulation: its world with the shots in flight, the
+/// path each shot took in the last step (as wide as the shot, hits marked),
+/// and the guns pointing where they aim now.
 pub fn draw_simulation<D: DebugDraw + ?Sized>(draw: &mut D, sim: &Simulation, overlays: &Overlays) {
     let world = sim.world();
-    draw_world(draw, world, overlays, &|body| sim.is_shot(body));
-    for shot in sim.shots() {
-        if let Some(body) = world.body(shot) {
-            let head = body.center_of_mass();
-            let tail = head - body.linear_velocity() * TRACE_SECONDS;
-            draw.draw_segment(tail, head, SHOT.with_alpha(0.6), 2.0);
+    draw_world(draw, world, overlays);
+    let pixel = draw.metres_per_pixel();
+    for trace in sim.traces() {
+        let width = (2.0 * trace.radius / pixel).max(TRACE_PIXELS);
+        draw.draw_segment(trace.from, trace.to, SHOT.with_alpha(0.6), width);
+        if trace.hit {
+            draw.draw_point(trace.to, HIT, HIT_PIXELS);
         }
     }
-    let pixel = draw.metres_per_pixel();
     for gun in &sim.scene().guns {
-        let direction = match gun.aim {
-            Aim::Direction(direction) => Some(direction),
-            Aim::Target(body) => world.body(body).and_then(|b| {
-                let offset = b.center_of_mass() - gun.position;
-                let length = offset.norm();
-                (length > 1e-6).then(|| offset / length)
-            }),
+        // A gun whose mount is gone is not drawn.
+        let Some(muzzle) = gun.muzzle(world) else {
+            continue;
         };
-        if let Some(direction) = direction {
-            let muzzle = gun.position + direction * (BARREL_PIXELS * pixel);
-            draw.draw_segment(gun.position, muzzle, GUN, 4.0);
+        if let Some(direction) = gun.pointing(world) {
+            let tip = muzzle + direction * (BARREL_PIXELS * pixel);
+            draw.draw_segment(muzzle, tip, GUN, 4.0);
         }
         draw.draw_circle(
-            gun.position,
+            muzzle,
             GUN_PIXELS * pixel,
             &Style::filled(GUN.with_alpha(0.7), GUN, 1.5),
         );
@@ -371,7 +372,76 @@ pub fn fit_world(camera: &mut Camera, world: &World) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::render::Canvas;
+    use crate::scene::Scene;
     use crate::shape::TreeBuilder;
+
+    /// A gun at (−8, 0) firing along +x at 300 m/s (5 m per step) with shots
+    /// `thickness` thick, at a plate at x = 5; a 10 px/m canvas centred on
+    /// the origin.
+    fn range(thickness: Real) -> (Simulation, Canvas) {
+        let text = format!(
+            "(settings: (gravity: (0, 0), dt: 0.016666668),
+              bodies: [(kind: Static, position: (5.2, 0), shape: Box(half_extents: (0.2, 5)))],
+              guns: [(position: (-8, 0), aim: Angle(0), rate: 0.5, speed: 300,
+                      thickness: {thickness})])"
+        );
+        let sim = Simulation::new(Scene::from_str(&text, "range.ron").unwrap());
+        let mut canvas = Canvas::new(400, 200).unwrap();
+        canvas.camera_mut().show(vec2(0.0, 0.0), 20.0);
+        (sim, canvas)
+    }
+
+    fn pixel_at(canvas: &Canvas, at: Vec2, dy_pixels: Real) -> Rgba {
+        let (x, y) = canvas.camera().to_screen(at);
+        canvas.pixel(x as u32, (y + dy_pixels) as u32).unwrap()
+    }
+
+    fn is_background(canvas: &Canvas, p: Rgba) -> bool {
+        let b = canvas.background();
+        (p.r as i32 - b.r as i32).abs() + (p.g as i32 - b.g as i32).abs() < 12
+    }
+
+    #[test]
+    fn a_shot_is_drawn_with_its_trace_as_wide_as_it_is_and_its_hit_marked() {
+        let overlays = Overlays {
+            hud: false,
+            ..Overlays::default()
+        };
+        for (thickness, wide) in [(0.6, true), (0.02, false)] {
+            let (mut sim, mut canvas) = range(thickness);
+            sim.step().unwrap();
+            // In flight: the trace from the muzzle to (−3, 0), the shot's disc there.
+            let (_, shot) = sim.shots().next().unwrap();
+            assert!((shot.position() - vec2(-3.0, 0.0)).norm() < 1e-3);
+            canvas.clear();
+            draw_simulation(&mut canvas, &sim, &overlays);
+            let middle = vec2(-5.5, 0.0);
+            assert!(!is_background(&canvas, pixel_at(&canvas, middle, 0.0)));
+            // 2 px off the line: inside a 6 px wide trace, outside a thin one.
+            let off = pixel_at(&canvas, middle, 2.0);
+            assert_eq!(!is_background(&canvas, off), wide, "{thickness}: {off:?}");
+            // Beyond the shot, nothing yet.
+            assert!(is_background(
+                &canvas,
+                pixel_at(&canvas, vec2(-1.0, 0.0), 0.0)
+            ));
+            // Two steps on it stops at the plate: the last piece ends in a hit mark.
+            sim.step().unwrap();
+            sim.step().unwrap();
+            assert_eq!(sim.shots_in_flight(), 0);
+            let last = *sim.traces().last().unwrap();
+            assert!(last.hit && (last.to.x - (5.0 - thickness * 0.5)).abs() < 1e-2);
+            canvas.clear();
+            draw_simulation(&mut canvas, &sim, &overlays);
+            let mark = pixel_at(&canvas, last.to, 0.0);
+            assert!(
+                (mark.r as i32 - HIT.r as i32).abs() < 40
+                    && (mark.b as i32 - HIT.b as i32).abs() < 40,
+                "{mark:?}"
+            );
+        }
+    }
 
     /// Records every circle drawn (as its closed polygon's stroke colour).
     #[derive(Default)]

@@ -4,8 +4,8 @@
 //! Drawing goes through [`DebugDraw`], whose one required method draws a
 //! polygon or polyline in world coordinates; [`Canvas`] implements it with
 //! tiny-skia (anti-aliased) through a [`Camera`] (world metres, y up → screen
-//! pixels, y down). [`draw_world`] draws any world through any `DebugDraw`,
-//! so the physics never depends on a renderer.
+//! pixels, y down). [`draw_world`] draws any world (bodies and projectiles)
+//! through any `DebugDraw`, so the physics never depends on a renderer.
 //!
 //! # Examples
 //! ```
@@ -15,7 +15,7 @@
 //! let mut canvas = Canvas::new(200, 100).unwrap();
 //! canvas.camera_mut().show(circlet::math::vec2(0.0, 0.0), 4.0);
 //! canvas.clear();
-//! draw_world(&mut canvas, &loaded.world, &Overlays::default(), &|_| false);
+//! draw_world(&mut canvas, &loaded.world, &Overlays::default());
 //! let png = canvas.encode_png().unwrap();
 //! assert_eq!(&png[1..4], b"PNG");
 //! assert_ne!(canvas.pixel(100, 50), Some(canvas.background()));
@@ -32,8 +32,8 @@ mod hud;
 pub use camera::{Camera, MAX_PIXELS_PER_METRE, MIN_PIXELS_PER_METRE};
 pub use canvas::{Canvas, RenderError};
 pub use colors::{
-    AABB, BACKGROUND, CONTACT, DYNAMIC_COLORS, GUN, KINEMATIC, LEVEL_COLORS, NORMAL, Rgba, SENSOR,
-    SHOT, STATIC, TEXT, WARNING,
+    AABB, BACKGROUND, CONTACT, DYNAMIC_COLORS, GUN, HIT, KINEMATIC, LEVEL_COLORS, NORMAL, Rgba,
+    SENSOR, SHOT, STATIC, TEXT, WARNING,
 };
 pub use draw::{
     Overlays, deepest_tree, draw_shape, draw_simulation, draw_tree, draw_world, fit_world,

@@ -245,7 +245,10 @@ pub(crate) fn build(scene: &Scene, checker: &mut Checker) -> Option<LoadedScene>
     }
     let guns = guns
         .into_iter()
-        .map(|(gun, target)| resolve_gun(gun, target.and_then(|t| names.get(&t).copied())))
+        .map(|(gun, target, mount)| {
+            let handle = |name: Option<String>| name.and_then(|n| names.get(&n).copied());
+            resolve_gun(gun, handle(target), handle(mount))
+        })
         .collect();
     Some(LoadedScene {
         world,
@@ -376,12 +379,40 @@ fn body_plan(checker: &mut Checker, path: &FieldPath, body: &BodyDesc) -> Option
     })
 }
 
-/// Checks every gun; returns each valid one with the name of its target, if any.
+/// Reports `name` at `path` when no body has it, listing the names there are.
+fn check_body_name(
+    checker: &mut Checker,
+    named: &BTreeMap<String, FieldPath>,
+    path: FieldPath,
+    name: &str,
+) {
+    if !named.contains_key(name) {
+        let known: Vec<&str> = named.keys().map(String::as_str).collect();
+        checker.report(
+            path,
+            ProblemKind::BadName,
+            format!(
+                "expected the name of a body, found {name:?} (named bodies: {})",
+                if known.is_empty() {
+                    "none".to_string()
+                } else {
+                    known.join(", ")
+                }
+            ),
+        );
+    }
+}
+
+/// A gun checked, with the names of its target and its mount, if any.
+type CheckedGun = (Gun, Option<String>, Option<String>);
+
+/// Checks every gun; returns each valid one with the names of its target and
+/// mount, if any.
 fn check_guns(
     checker: &mut Checker,
     scene: &Scene,
     named: &BTreeMap<String, FieldPath>,
-) -> Vec<(Gun, Option<String>)> {
+) -> Vec<CheckedGun> {
     let mut guns = Vec::new();
     for (i, gun) in scene.guns.iter().enumerate() {
         let path = FieldPath::default().field("guns").index(i);
@@ -410,24 +441,14 @@ fn check_guns(
                 None,
             ),
             AimDesc::Target(name) => {
-                if !named.contains_key(name) {
-                    let known: Vec<&str> = named.keys().map(String::as_str).collect();
-                    checker.report(
-                        aim_path,
-                        ProblemKind::BadName,
-                        format!(
-                            "expected the name of a body, found {name:?} (named bodies: {})",
-                            if known.is_empty() {
-                                "none".to_string()
-                            } else {
-                                known.join(", ")
-                            }
-                        ),
-                    );
-                }
+                check_body_name(checker, named, aim_path, name);
                 (Some(vec2(1.0, 0.0)), Some(name.clone()))
             }
         };
+        let mount = gun.mount.clone();
+        if let Some(mount) = &mount {
+            check_body_name(checker, named, path.field("mount"), mount);
+        }
         let rate = checker.positive(path.field("rate"), gun.rate);
         let speed = checker.positive(path.field("speed"), gun.speed);
         let spread = checker.ranged(path.field("spread"), gun.spread, "in [0, pi/2]", |v| {
@@ -464,14 +485,15 @@ fn check_guns(
             lifetime,
             gun.seed,
         );
-        guns.push((gun, target));
+        guns.push((gun, target, mount));
     }
     guns
 }
 
-fn resolve_gun(mut gun: Gun, target: Option<BodyHandle>) -> Gun {
+fn resolve_gun(mut gun: Gun, target: Option<BodyHandle>, mount: Option<BodyHandle>) -> Gun {
     if let Some(body) = target {
         gun.aim = Aim::Target(body);
     }
+    gun.mount = mount;
     gun
 }

@@ -480,10 +480,14 @@ pub struct GunDesc {
     /// Name used in reports.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
-    /// Muzzle position (m, world).
+    /// Muzzle position (m): world, or local to `mount` when there is one.
     pub position: Xy,
-    /// Direction or target.
+    /// Direction or target; a direction turns with `mount` when there is one.
     pub aim: AimDesc,
+    /// Name of a body the gun rides on: the muzzle moves and turns with it
+    /// and its shots never hit it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mount: Option<String>,
     /// Shots per second (> 0).
     pub rate: f32,
     /// Muzzle speed (m/s, > 0).

@@ -8,8 +8,13 @@
 //! pseudo-random angle in ±`spread` drawn from the gun's own seeded sequence,
 //! so runs are repeatable.
 //!
+//! A gun may ride on a body (its *mount*): its position is then in the
+//! mount's local frame (pose, scale included), a fixed aim turns with the
+//! mount, and its shots never hit the mount. A gun whose mount is gone stops
+//! firing.
+//!
 //! Guns only say *what* to fire; [`crate::scene::Simulation::fire`] is the
-//! one place that turns a [`Shot`] into something in the world.
+//! one place that turns a [`Shot`] into a projectile of the world.
 
 use crate::math::{Real, Rot2, Vec2};
 use crate::world::{BodyHandle, World};
@@ -17,6 +22,10 @@ use crate::world::{BodyHandle, World};
 /// Most shots one gun may fire in one call of [`Gun::shots_until`], so a huge
 /// rate or a long pause cannot flood the world in one step.
 pub const MAX_SHOTS_PER_CALL: usize = 256;
+
+/// Shortest offset (m) that still gives a direction to fire in: a target
+/// closer to the muzzle than this has no meaningful bearing.
+pub const MIN_AIM_LENGTH: Real = 1e-6;
 
 /// Where a gun points.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -32,10 +41,12 @@ pub enum Aim {
 pub struct Gun {
     /// Name used in reports.
     pub name: Option<String>,
-    /// Muzzle position (m, world).
+    /// Muzzle position (m): world, or local to the mount when there is one.
     pub position: Vec2,
-    /// Direction or target.
+    /// Direction or target; a direction is local to the mount when there is one.
     pub aim: Aim,
+    /// The body the gun rides on, which its shots never hit.
+    pub mount: Option<BodyHandle>,
     /// Shots per second (> 0).
     pub rate: Real,
     /// Muzzle speed (m/s, > 0).
@@ -71,6 +82,8 @@ pub struct Shot {
     pub pierce: u32,
     /// How long it lives (s).
     pub lifetime: Real,
+    /// A body it never hits (the gun's mount).
+    pub owner: Option<BodyHandle>,
 }
 
 impl Gun {
@@ -93,6 +106,7 @@ impl Gun {
             name,
             position,
             aim,
+            mount: None,
             rate,
             speed,
             spread,
@@ -105,9 +119,34 @@ impl Gun {
         }
     }
 
+    /// This gun riding on `mount` (see the module docs).
+    pub fn with_mount(mut self, mount: BodyHandle) -> Gun {
+        self.mount = Some(mount);
+        self
+    }
+
     /// Shots fired so far.
     pub fn fired(&self) -> u64 {
         self.fired
+    }
+
+    /// The muzzle's world position now, or `None` when the mount is gone.
+    pub fn muzzle(&self, world: &World) -> Option<Vec2> {
+        match self.mount {
+            None => Some(self.position),
+            Some(mount) => Some(world.body(mount)?.pose().transform_point(self.position)),
+        }
+    }
+
+    /// The unit world direction the gun points in now (at the target's
+    /// current position, not led), or `None` when its mount or target is gone
+    /// or the target sits on the muzzle.
+    pub fn pointing(&self, world: &World) -> Option<Vec2> {
+        let muzzle = self.muzzle(world)?;
+        match self.aim {
+            Aim::Direction(direction) => self.turned(world, direction),
+            Aim::Target(body) => unit(world.body(body)?.center_of_mass() - muzzle),
+        }
     }
 
     /// Appends to `out` every shot due by `time` (s since the start of the
@@ -120,40 +159,49 @@ impl Gun {
             if due > time || !due.is_finite() {
                 return;
             }
-            let Some(direction) = self.direction(world) else {
+            let (Some(origin), Some(direction)) = (self.muzzle(world), self.direction(world))
+            else {
                 return;
             };
             let deviation = (self.next_unit() * 2.0 - 1.0) * self.spread;
             let direction = Rot2::new(deviation) * direction;
             out.push(Shot {
                 gun: Some(gun),
-                origin: self.position,
+                origin,
                 velocity: direction * self.speed,
                 thickness: self.thickness,
                 pierce: self.pierce,
                 lifetime: self.lifetime,
+                owner: self.mount,
             });
             self.fired += 1;
         }
     }
 
-    /// The unit direction to fire in now, or `None` if the target is gone or
-    /// sits on the muzzle.
+    /// The unit world direction to fire in now, or `None` if the mount or
+    /// the target is gone or the target sits on the muzzle.
     fn direction(&self, world: &World) -> Option<Vec2> {
         match self.aim {
-            Aim::Direction(direction) => Some(direction),
+            Aim::Direction(direction) => self.turned(world, direction),
             Aim::Target(body) => {
+                let muzzle = self.muzzle(world)?;
                 let body = world.body(body)?;
                 let aim_point = lead(
-                    self.position,
+                    muzzle,
                     self.speed,
                     body.center_of_mass(),
                     body.linear_velocity(),
                 );
-                let offset = aim_point - self.position;
-                let length = offset.norm();
-                (length > 1e-6).then(|| offset / length)
+                unit(aim_point - muzzle)
             }
+        }
+    }
+
+    /// A fixed aim turned into the world by the mount's rotation.
+    fn turned(&self, world: &World, direction: Vec2) -> Option<Vec2> {
+        match self.mount {
+            None => Some(direction),
+            Some(mount) => unit(world.body(mount)?.pose().rotate(direction)),
         }
     }
 
@@ -167,6 +215,12 @@ impl Gun {
         // The top 24 bits fill an f32 mantissa exactly.
         (z >> 40) as Real / (1u64 << 24) as Real
     }
+}
+
+/// `offset` made unit length, or `None` when it is too short to point anywhere.
+fn unit(offset: Vec2) -> Option<Vec2> {
+    let length = offset.norm();
+    (length > MIN_AIM_LENGTH && length.is_finite()).then(|| offset / length)
 }
 
 /// The point to aim at so that a shot from `muzzle` at `speed` meets a target

@@ -55,9 +55,11 @@ pub use format::{
     AimDesc, BodyDesc, ColliderDesc, CornerDesc, FilterDesc, GunDesc, KindDesc, MaterialDesc,
     PulseDesc, Scene, SceneSettings, ShapeDesc, TileMapDesc, TreeMassDesc, TreeNodeDesc, View, Xy,
 };
-pub use guns::{Aim, Gun, MAX_SHOTS_PER_CALL, Shot, lead};
+pub use guns::{Aim, Gun, MAX_SHOTS_PER_CALL, MIN_AIM_LENGTH, Shot, lead};
 pub use mask::{ImageSource, MAX_MASK_BYTES, MAX_MASK_SIDE};
-pub use sim::{MIN_SHOT_RADIUS, SHOT_DENSITY, SHOT_GROUP, SimStats, Simulation};
+pub use sim::{
+    MIN_SHOT_RADIUS, SHOT_DENSITY, SimStats, Simulation, Trace, USER_GUN, USER_SHOT_LIFETIME,
+};
 pub use source::SceneSource;
 pub use tilemap::MAX_TILES;
 

@@ -203,21 +203,27 @@ impl App {
     }
 
     /// Fires a shot from the scene's first gun (or the bottom middle of the
-    /// view when it has none) toward the screen point `at`.
+    /// view when it has none, or its mount is gone) toward the screen point
+    /// `at`.
     fn shoot_at(&mut self, at: (Real, Real)) {
         let camera = *self.canvas.camera();
         let target = camera.to_world(at.0, at.1);
-        let from: Vec2 = match self.sim.scene().guns.first() {
-            Some(gun) => gun.position,
-            None => {
-                let (lo, hi) = camera.visible();
-                vec2((lo.x + hi.x) * 0.5, lo.y + (hi.y - lo.y) * 0.05)
-            }
-        };
-        if let Err(error) = self
+        let armed = self
             .sim
-            .shoot(from, target, MOUSE_SHOT_SPEED, MOUSE_SHOT_THICKNESS)
-        {
+            .scene()
+            .guns
+            .first()
+            .is_some_and(|gun| gun.muzzle(self.sim.world()).is_some());
+        let fired = if armed {
+            self.sim
+                .shoot_from_gun(0, target, MOUSE_SHOT_SPEED, MOUSE_SHOT_THICKNESS)
+        } else {
+            let (lo, hi) = camera.visible();
+            let from: Vec2 = vec2((lo.x + hi.x) * 0.5, lo.y + (hi.y - lo.y) * 0.05);
+            self.sim
+                .shoot(from, target, MOUSE_SHOT_SPEED, MOUSE_SHOT_THICKNESS)
+        };
+        if let Err(error) = fired {
             self.say(format!("CANNOT SHOOT: {error}"), true);
         }
     }

@@ -14,7 +14,9 @@
 use super::handles::{ColliderHandle, ColliderKey};
 use super::settings::SPECULATIVE_DISTANCE;
 use super::{Collider, Event, World};
+use crate::query::contact::contact_circle_circle;
 use crate::query::contact_with_margin;
+use crate::shape::Shape;
 use slotmap::SlotMap;
 
 impl World {
@@ -57,7 +59,18 @@ impl World {
             } else {
                 SPECULATIVE_DISTANCE
             };
-            let manifold = contact_with_margin(&ca.shape, &pose_a, &cb.shape, &pose_b, margin);
+            let manifold = match (ca.shape.as_ref(), cb.shape.as_ref()) {
+                // The pile's common case, without placing both shapes first
+                // (the same centres and radii `Placed` computes).
+                (Shape::Circle(a), Shape::Circle(b)) => contact_circle_circle(
+                    pose_a.transform_point(a.center()),
+                    pose_a.scale_length(a.radius()),
+                    pose_b.transform_point(b.center()),
+                    pose_b.scale_length(b.radius()),
+                    margin,
+                ),
+                _ => contact_with_margin(&ca.shape, &pose_a, &cb.shape, &pose_b, margin),
+            };
             let touching = manifold.as_ref().is_some_and(|m| m.depth() >= 0.0);
             if touching && !pair.touching {
                 events.push(began_event(key, pair.sensor, colliders));

@@ -22,8 +22,7 @@ use super::sweep::Sweep;
 use super::{BodyKind, World, WorldError};
 use crate::broadphase::ProxyId;
 use crate::dynamics::{
-    ContactConstraint, ContactSoftness, SolverBody, apply_restitution, integrate_positions, solve,
-    warm_start,
+    ContactConstraint, ContactSoftness, SolverBody, apply_restitution, integrate_positions,
 };
 use crate::math::{Real, Rot2, Vec2};
 use crate::query::{FeatureId, Manifold};
@@ -68,6 +67,8 @@ pub(crate) struct Scratch {
     pub sweeps: Vec<Sweep>,
     pub constraints: Vec<ContactConstraint>,
     pub constraint_keys: Vec<(ColliderHandle, ColliderHandle)>,
+    /// The constraints coloured and packed into SIMD lanes.
+    pub wide: crate::dynamics::WideContacts,
     pub ccd: super::ccd::CcdScratch,
     pub projectile_hits: Vec<super::projectile_trace::Candidate>,
     pub removed_projectiles: Vec<ProjectileKey>,
@@ -183,6 +184,13 @@ impl World {
         let inv_h = 1.0 / h;
         let softness = ContactSoftness::new(&self.settings.contact, h);
         let gravity = self.settings.gravity;
+        let mut wide = std::mem::take(&mut self.scratch.wide);
+        wide.prepare(
+            &solver_bodies,
+            &constraints,
+            &self.settings.contact,
+            softness,
+        );
         for _ in 0..substeps {
             for (index, sweep) in sweeps.iter().enumerate().skip(1) {
                 let body = &self.bodies[sweep.key];
@@ -195,25 +203,12 @@ impl World {
                     sb.angular_velocity /= 1.0 + h * body.angular_damping;
                 }
             }
-            warm_start(&mut solver_bodies, &constraints);
-            solve(
-                &mut solver_bodies,
-                &mut constraints,
-                &self.settings.contact,
-                softness,
-                inv_h,
-                true,
-            );
+            wide.warm_start(&mut solver_bodies, &constraints);
+            wide.solve(&mut solver_bodies, &mut constraints, softness, inv_h, true);
             integrate_positions(&mut solver_bodies, h);
-            solve(
-                &mut solver_bodies,
-                &mut constraints,
-                &self.settings.contact,
-                softness,
-                inv_h,
-                false,
-            );
+            wide.solve(&mut solver_bodies, &mut constraints, softness, inv_h, false);
         }
+        wide.finish(&mut constraints);
         apply_restitution(&mut solver_bodies, &mut constraints, &self.settings.contact);
 
         // Constraints were made in map order: merge them back in one pass.
@@ -267,5 +262,6 @@ impl World {
         self.scratch.sweeps = sweeps;
         self.scratch.constraints = constraints;
         self.scratch.constraint_keys = constraint_keys;
+        self.scratch.wide = wide;
     }
 }

@@ -12,7 +12,9 @@
 //! spins (then it backs off along the contact normal, which is exact for
 //! convex shapes because their distance is a convex function of time under
 //! translation), and by [`conservative_advancement`] on the distance minus
-//! the target when one spins (never past the first contact).
+//! the target when one spins (never past the first contact). Advancement
+//! knows nothing of circle-tree parts; a tree's part is then that of its
+//! leaf nearest the contact point at the time of contact.
 
 use super::Collider;
 use super::handles::BodyKey;
@@ -356,6 +358,9 @@ pub(crate) fn first_contact(
         } else {
             toi.normal
         };
+        let part = |shape, path: &Path, part: Option<PartId>| {
+            part.or_else(|| leaf_part_near(shape, &path.pose_at(toi.fraction), toi.point))
+        };
         PathContact {
             fraction: toi.fraction,
             touch: toi.fraction,
@@ -364,10 +369,31 @@ pub(crate) fn first_contact(
             closing: -normal.dot(&translation),
             overlapping_at_start,
             limited: toi.status == ToiStatus::IterationLimit,
-            part_a: toi.part_a,
-            part_b: toi.part_b,
+            part_a: part(shape_a, path_a, toi.part_a),
+            part_b: part(shape_b, path_b, toi.part_b),
         }
     }))
+}
+
+/// The part of the leaf of a circle tree placed at `pose` whose disc is
+/// nearest to the world `point` (first leaf on a tie); `None` for other
+/// shapes and leaves without a part.
+fn leaf_part_near(shape: &Shape, pose: &Pose, point: Vec2) -> Option<PartId> {
+    let Shape::Tree(tree) = shape else {
+        return None;
+    };
+    let local = pose.inverse_transform_point(point);
+    let mut nearest: Option<(Real, usize)> = None;
+    for &leaf in tree.leaves() {
+        let node = tree.node(leaf as usize)?;
+        // Signed distance from the point to the leaf's disc (local units;
+        // the scale is uniform, so the order is the world's).
+        let gap = (local - node.center()).norm() - node.radius();
+        if nearest.is_none_or(|(best, _)| gap < best) {
+            nearest = Some((gap, leaf as usize));
+        }
+    }
+    nearest.and_then(|(_, leaf)| tree.part_of(leaf))
 }
 
 #[cfg(test)]
@@ -478,5 +504,40 @@ mod tests {
         // The bar's tip reaches the ball's edge at an angle a with 3 > 2 / sin(a) ... first touch
         // well before the end of the turn.
         assert!(contact.fraction > 0.0 && contact.fraction < 0.5);
+    }
+
+    #[test]
+    fn a_spinning_tree_reports_the_part_it_touches_with() {
+        use crate::shape::TreeBuilder;
+        // A dumbbell spinning about its middle: "port" at +x, "starboard" at
+        // −x. Half a turn brings the port end round to a ball above it.
+        let (tree, _) = TreeBuilder::node(vec2(0.0, 0.0), 2.5)
+            .child(TreeBuilder::node(vec2(2.0, 0.0), 0.5).part("port"))
+            .child(TreeBuilder::node(vec2(-2.0, 0.0), 0.5).part("starboard"))
+            .build()
+            .unwrap();
+        let (port, starboard) = (tree.part_id("port"), tree.part_id("starboard"));
+        let dumbbell = Shape::from(std::sync::Arc::new(tree));
+        let ball = Shape::from(Circle::new(vec2(0.0, 0.0), 0.3).unwrap());
+        let above = Path::Frozen(Pose::from_translation(vec2(0.0, 2.0)));
+        for (angle, part) in [(3.0, port), (-3.0, starboard)] {
+            let spinning = Path::Spinning {
+                center: Pose::IDENTITY,
+                motion: Motion::new(Vec2::zeros(), angle),
+                offset: Pose::IDENTITY,
+                reach: 2.5,
+            };
+            let contact = first_contact(&dumbbell, &spinning, &ball, &above, 0.0)
+                .unwrap()
+                .unwrap();
+            assert!(part.is_some());
+            assert_eq!(contact.part_a, part, "spin {angle}");
+            assert_eq!(contact.part_b, None);
+            // The same pair the other way round names the tree as B.
+            let flipped = first_contact(&ball, &above, &dumbbell, &spinning, 0.0)
+                .unwrap()
+                .unwrap();
+            assert_eq!(flipped.part_b, part, "spin {angle}");
+        }
     }
 }
