@@ -41,6 +41,10 @@ enum Command {
         /// Window height in pixels.
         #[arg(long, default_value_t = 720, value_parser = clap::value_parser!(u32).range(64..=8192))]
         height: u32,
+        /// Draw circle trees at this depth (0 is the root), coloured by
+        /// level, instead of their leaves; the T key changes it.
+        #[arg(long, value_name = "N")]
+        tree_depth: Option<u8>,
     },
     /// Run a scene headless and print a summary.
     Run {
@@ -64,6 +68,10 @@ enum Command {
         /// Picture height in pixels.
         #[arg(long, default_value_t = 720, value_parser = clap::value_parser!(u32).range(16..=8192))]
         height: u32,
+        /// In pictures, draw circle trees at this depth (0 is the root),
+        /// coloured by level, instead of their leaves.
+        #[arg(long, value_name = "N", requires = "png")]
+        tree_depth: Option<u8>,
     },
     /// Check scene files and list every problem (exit 1 if there are any).
     Check {
@@ -83,7 +91,17 @@ fn main() -> ExitCode {
             screenshot,
             width,
             height,
-        }) => cli::view(&scene, frames, screenshot, width, height),
+            tree_depth,
+        }) => cli::view(
+            &scene,
+            cli::ViewOptions {
+                frames,
+                screenshot,
+                width,
+                height,
+                tree_depth,
+            },
+        ),
         Some(Command::Run {
             scene,
             steps,
@@ -92,6 +110,7 @@ fn main() -> ExitCode {
             json,
             width,
             height,
+            tree_depth,
         }) => cli::run(cli::RunOptions {
             scene,
             steps,
@@ -100,6 +119,7 @@ fn main() -> ExitCode {
             json,
             width,
             height,
+            tree_depth,
         }),
         Some(Command::Check { scenes }) => cli::check(&scenes),
     }

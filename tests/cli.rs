@@ -3,10 +3,12 @@
 //! Locks:
 //! - exit codes: 0 success, 1 a scene with problems, 2 a usage error;
 //! - `check` lists every problem with `file:line:column` and takes scene
-//!   files or built-in names;
+//!   files or built-in names; built-in scenes carry their mask images, a
+//!   scene file finds its own beside it;
 //! - `run` prints a summary, writes the PNG (and one every K steps) and a
 //!   JSON summary with hits by body, part and gun; no progress bar off a
-//!   terminal;
+//!   terminal; `--tree-depth N` (with `--png`) draws circle trees at that
+//!   level;
 //! - `run` on `scenes/shooter.ron` for 600 steps reports hits on at least
 //!   three named parts of its circle-tree ships, and ends with exactly the
 //!   bodies the scene declares (shots are projectiles, not bodies);
@@ -60,6 +62,24 @@ fn usage_errors_exit_2() {
         &["run", "scenes/showcase.ron"],
         &["run", "scenes/showcase.ron", "--steps", "ten"],
         &["run", "scenes/showcase.ron", "--steps", "5", "--every", "2"],
+        &[
+            "run",
+            "scenes/showcase.ron",
+            "--steps",
+            "5",
+            "--tree-depth",
+            "1",
+        ],
+        &[
+            "run",
+            "scenes/showcase.ron",
+            "--steps",
+            "5",
+            "--png",
+            "x.png",
+            "--tree-depth",
+            "-1",
+        ],
         &["check"],
     ] {
         let out = circlet(args, &repo());
@@ -91,6 +111,72 @@ fn check_accepts_every_scene_file_and_built_in_name() {
     );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert_eq!(text(&out.stdout).matches(": ok (").count(), 9);
+}
+
+#[test]
+fn built_in_scenes_carry_their_mask_images() {
+    // Far from `scenes/`: nordenfelt's raider.png comes from the binary.
+    let dir = scratch("built-in-images");
+    let out = circlet(&["check", "nordenfelt"], &dir);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("nordenfelt (built in): ok ("));
+    // A copy of the file without its image names the missing image, located.
+    let scene = std::fs::read_to_string(repo().join("scenes/nordenfelt.ron")).unwrap();
+    std::fs::write(dir.join("copy.ron"), &scene).unwrap();
+    let out = circlet(&["check", "copy.ron"], &dir);
+    assert_eq!(out.status.code(), Some(1));
+    let errors = text(&out.stderr);
+    let line = scene
+        .lines()
+        .position(|l| l.contains("path: \"raider.png\""))
+        .unwrap()
+        + 1;
+    assert!(
+        errors.contains(&format!(
+            "copy.ron:{line}:37: bodies[4].colliders[0].shape.outline.path: \
+             mask image `raider.png` not found (looked for `raider.png`)"
+        )),
+        "{errors}"
+    );
+}
+
+#[test]
+fn run_draws_circle_trees_at_the_depth_asked_for() {
+    let dir = scratch("tree-depth");
+    let picture = |depth: Option<&str>| {
+        let mut args = vec![
+            "run",
+            "nordenfelt",
+            "--steps",
+            "1",
+            "--png",
+            "trees.png",
+            "--width",
+            "640",
+            "--height",
+            "360",
+        ];
+        if let Some(depth) = depth {
+            args.extend(["--tree-depth", depth]);
+        }
+        let out = circlet(&args, &dir);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        let png = std::fs::read(dir.join("trees.png")).unwrap();
+        let pixmap = tiny_skia::Pixmap::decode_png(&png).unwrap();
+        // Below the HUD (whose text names the depth): the bodies only.
+        pixmap.data()[640 * 4 * 100..].to_vec()
+    };
+    let differing = |a: &[u8], b: &[u8]| a.iter().zip(b).filter(|(x, y)| x != y).count();
+    let leaves = picture(None);
+    let root = picture(Some("0"));
+    assert!(
+        differing(&leaves, &root) > 4_000,
+        "the envelopes are drawn at depth 0"
+    );
+    // Deeper than any tree: the leaves again, in their levels' colours.
+    let deepest = picture(Some("200"));
+    assert!(differing(&leaves, &deepest) > 1_000);
+    assert!(differing(&root, &deepest) > 4_000);
 }
 
 #[test]

@@ -6,12 +6,14 @@
 //! - every scene's first picture shows its bodies (not blank) and its guns;
 //! - the AABB overlay adds pixels in its own colour only when switched on;
 //! - PNG export decodes back to the same pixels;
-//! - the HUD draws its counters in the top-left corner.
+//! - the HUD draws its counters in the top-left corner;
+//! - a circle tree drawn at a chosen depth shows that level's circles in the
+//!   level's colour (depth 0: the root envelope) instead of the leaves.
 
 use circlet::math::vec2;
 use circlet::render::{
-    AABB, Canvas, DYNAMIC_COLORS, GUN, HudStats, Overlays, Rgba, STATIC, aim_camera, draw_hud,
-    draw_world, picture,
+    AABB, Canvas, DYNAMIC_COLORS, GUN, HudStats, LEVEL_COLORS, Overlays, Rgba, STATIC, aim_camera,
+    draw_hud, draw_world, picture,
 };
 use circlet::scene::{Scene, Simulation};
 
@@ -155,4 +157,49 @@ fn the_hud_draws_text_in_the_top_left_corner() {
             assert_eq!(canvas.pixel(x, y), Some(background));
         }
     }
+}
+
+#[test]
+fn a_tree_at_depth_zero_shows_its_envelope_instead_of_its_leaves() {
+    // A root of radius 2 holding two leaves of radius 0.9 side by side.
+    let text = "(bodies: [(shape: Tree(root: (radius: 2, children: [
+        (center: (-1, 0), radius: 0.9),
+        (center: (1, 0), radius: 0.9),
+    ])))])";
+    let loaded = Scene::from_str(text, "tree.ron").unwrap();
+    let draw = |tree_depth: Option<u8>| {
+        let mut canvas = Canvas::new(300, 300).unwrap();
+        canvas.camera_mut().show(vec2(0.0, 0.0), 5.0);
+        let overlays = Overlays {
+            tree_depth,
+            ..Overlays::default()
+        };
+        draw_world(&mut canvas, &loaded.world, &overlays);
+        canvas
+    };
+    let (leaves, root, level_one) = (draw(None), draw(Some(0)), draw(Some(1)));
+    let background = leaves.background();
+    // Inside the envelope, outside both leaves: empty with the leaves drawn,
+    // filled in level 0's colour with the root drawn.
+    assert_eq!(at_world(&leaves, 0.0, 1.5), background);
+    let envelope = at_world(&root, 0.0, 1.5);
+    assert!(
+        close(envelope, LEVEL_COLORS[0].mix(background, 0.8), 3),
+        "{envelope:?}"
+    );
+    // A leaf's inside: the body's colour, then level 0's, then level 1's.
+    let body = DYNAMIC_COLORS[0].mix(background, 0.5);
+    assert!(close(at_world(&leaves, -1.0, 0.3), body, 3));
+    assert!(close(at_world(&root, -1.0, 0.3), envelope, 3));
+    let leaf = at_world(&level_one, -1.0, 0.3);
+    assert!(
+        close(leaf, LEVEL_COLORS[1].mix(background, 0.8), 3),
+        "{leaf:?}"
+    );
+    // Overall the two pictures differ in many pixels.
+    let differing = (0..300)
+        .flat_map(|y| (0..300).map(move |x| (x, y)))
+        .filter(|&(x, y)| leaves.pixel(x, y) != root.pixel(x, y))
+        .count();
+    assert!(differing > 5_000, "{differing}");
 }

@@ -4,15 +4,17 @@
 //! Locks:
 //! - one test per kind of bad input: a syntax error, an unknown field, a
 //!   wrong type, a NaN, a self-intersecting polygon, a negative radius, a
-//!   bad tile character, an unknown gun target or mount, a duplicate name, a file
-//!   that cannot be read (mask images do not exist in the format yet, so
-//!   there is no missing-image case);
+//!   bad tile character, an unknown gun target or mount, a duplicate name, a
+//!   file that cannot be read, a missing mask image, a mask image that is
+//!   not a PNG (and one that is corrupt, too large, all transparent at its
+//!   threshold, or a `Mask` used as a shape of its own);
 //! - `Scene::check` lists every problem of a scene that parses, each at its
 //!   own line, in file order;
 //! - every float of a real scene, replaced by `NaN` (or `inf`), is reported
 //!   at exactly that line and column.
 
-use circlet::scene::{Problem, ProblemKind, Scene, SceneError};
+use circlet::scene::{ImageSource, Problem, ProblemKind, Scene, SceneError};
+use std::path::PathBuf;
 
 /// The one problem of `text`, which must have exactly one.
 fn only_problem(text: &str) -> Problem {
@@ -254,6 +256,154 @@ fn unreadable_file() {
     assert!(matches!(error, SceneError::Io { .. }));
     assert!(error.to_string().contains("circlet-no-such-scene.ron"));
     assert!(error.problems().is_empty());
+}
+
+/// A fresh directory for one test's images.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("circlet-mask-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A PNG of `width × height` pixels, opaque where `solid(x, y)`, clear elsewhere.
+fn png(width: u32, height: u32, solid: impl Fn(u32, u32) -> bool) -> Vec<u8> {
+    let mut pixmap = tiny_skia::Pixmap::new(width, height).unwrap();
+    for (i, pixel) in pixmap.pixels_mut().iter_mut().enumerate() {
+        let (x, y) = (i as u32 % width, i as u32 / width);
+        if solid(x, y) {
+            *pixel = tiny_skia::PremultipliedColorU8::from_rgba(255, 255, 255, 255).unwrap();
+        }
+    }
+    pixmap.encode_png().unwrap()
+}
+
+/// A one-body scene fitting a tree to the mask image `path`; the
+/// path value is at line 3, column 25.
+fn mask_scene(path: &str, threshold: &str) -> String {
+    format!(
+        "(bodies: [\n  (shape: FittedTree(\n    outline: Mask(path: \"{path}\", threshold: {threshold}, pixel_size: 0.1),\n    epsilon: 0.05)),\n])"
+    )
+}
+
+/// The one problem of `text` with mask images read from `dir`.
+fn only_mask_problem(text: &str, dir: &std::path::Path) -> Problem {
+    let error = Scene::from_str_with(text, "bad.ron", &ImageSource::Dir(dir.into())).unwrap_err();
+    let problems = error.problems();
+    assert_eq!(problems.len(), 1, "{problems:#?}");
+    problems[0].clone()
+}
+
+#[test]
+fn missing_mask_image() {
+    let dir = scratch("missing");
+    let problem = only_mask_problem(&mask_scene("ships/x.png", "0.5"), &dir);
+    assert_problem(
+        &problem,
+        (3, 25),
+        "bodies[0].shape.outline.path",
+        ProblemKind::BadImage,
+        &["mask image `ships/x.png` not found (looked for `"],
+    );
+    // Where it looked: the images' directory joined with the written path.
+    let looked = dir.join("ships/x.png").display().to_string();
+    assert!(
+        problem.message.ends_with(&format!("`{looked}`)")),
+        "{problem}"
+    );
+    // Text without a file looks from the current directory, and says so.
+    let problems = Scene::check(&mask_scene("ships/x.png", "0.5"), "bad.ron");
+    assert_eq!(problems.len(), 1, "{problems:#?}");
+    assert!(
+        problems[0].to_string().starts_with(
+            "bad.ron:3:25: bodies[0].shape.outline.path: mask image `ships/x.png` not found \
+             (looked for `ships/x.png` from the current directory)"
+        ),
+        "{}",
+        problems[0]
+    );
+}
+
+#[test]
+fn mask_image_that_is_not_a_png() {
+    let dir = scratch("not-png");
+    std::fs::write(dir.join("ship.png"), "(a scene, perhaps)").unwrap();
+    let problem = only_mask_problem(&mask_scene("ship.png", "0.5"), &dir);
+    assert_problem(
+        &problem,
+        (3, 25),
+        "bodies[0].shape.outline.path",
+        ProblemKind::BadImage,
+        &["mask image `ship.png` is not a PNG image"],
+    );
+    // A PNG whose data is cut short after its header.
+    let mut cut = png(16, 8, |x, _| x < 8);
+    cut.truncate(40);
+    std::fs::write(dir.join("cut.png"), cut).unwrap();
+    let problem = only_mask_problem(&mask_scene("cut.png", "0.5"), &dir);
+    assert_problem(
+        &problem,
+        (3, 25),
+        "bodies[0].shape.outline.path",
+        ProblemKind::BadImage,
+        &["mask image `cut.png` is not a readable PNG image"],
+    );
+    // A directory where the image should be.
+    std::fs::create_dir_all(dir.join("folder.png")).unwrap();
+    let problem = only_mask_problem(&mask_scene("folder.png", "0.5"), &dir);
+    assert!(problem.message.contains("is a directory"), "{problem}");
+}
+
+#[test]
+fn mask_images_too_large_or_all_transparent() {
+    let dir = scratch("limits");
+    let side = circlet::scene::MAX_MASK_SIDE + 1;
+    std::fs::write(dir.join("wide.png"), png(side, 2, |_, _| true)).unwrap();
+    let problem = only_mask_problem(&mask_scene("wide.png", "0.5"), &dir);
+    assert_problem(
+        &problem,
+        (3, 25),
+        "bodies[0].shape.outline.path",
+        ProblemKind::BadImage,
+        &[&format!("{side} x 2 pixels, expected at most")],
+    );
+    // Opaque nowhere: every threshold finds nothing, reported at the threshold.
+    std::fs::write(dir.join("clear.png"), png(8, 8, |_, _| false)).unwrap();
+    let problem = only_mask_problem(&mask_scene("clear.png", "0.25"), &dir);
+    assert_problem(
+        &problem,
+        (3, 49),
+        "bodies[0].shape.outline.threshold",
+        ProblemKind::BadImage,
+        &["alpha >= 0.25", "all transparent"],
+    );
+    // A threshold outside (0, 1] is reported with the image's own problems.
+    let error = Scene::from_str_with(
+        &mask_scene("nothing.png", "0"),
+        "bad.ron",
+        &ImageSource::Dir(dir.clone()),
+    )
+    .unwrap_err();
+    let fields: Vec<&str> = error.problems().iter().map(|p| p.field.as_str()).collect();
+    assert_eq!(
+        fields,
+        [
+            "bodies[0].shape.outline.path",
+            "bodies[0].shape.outline.threshold"
+        ]
+    );
+}
+
+#[test]
+fn a_mask_is_only_an_outline() {
+    let problem = only_problem("(bodies: [(shape: Mask(path: \"ship.png\", pixel_size: 0.1))])");
+    assert_problem(
+        &problem,
+        (1, 19),
+        "bodies[0].shape",
+        ProblemKind::BadShape,
+        &["found a `Mask`", "FittedTree(outline: Mask(..)"],
+    );
 }
 
 #[test]

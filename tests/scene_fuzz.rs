@@ -2,12 +2,15 @@
 //!
 //! Locks: 2,400 random mutations of the valid scenes (byte flips, cuts,
 //! duplications, swapped lines, inserted RON tokens, NaN, huge and negative
-//! numbers) each give a scene or a list of problems with a place in the
-//! file, never a panic; every scene that does load also draws a frame
-//! without panicking.
+//! numbers, other mask images) each give a scene or a list of problems with
+//! a place in the file, never a panic; every scene that does load also
+//! draws a frame without panicking. The scenes' mask images are read from
+//! `scenes/`, as when the files themselves are loaded; mutations of a mask
+//! path, and mask paths naming other files (text, a directory, a PNG too
+//! large to be a mask), each give one located image problem.
 
 use circlet::render::{Canvas, Overlays, draw_world, fit_world};
-use circlet::scene::Scene;
+use circlet::scene::{ImageSource, ProblemKind, Scene};
 
 const SCENES: [&str; 8] = [
     "showcase",
@@ -23,7 +26,7 @@ const SCENES: [&str; 8] = [
 const MUTATIONS: usize = 2_400;
 
 /// Tokens spliced into scenes: RON syntax, bad numbers, shapes, names.
-const TOKENS: [&str; 32] = [
+const TOKENS: [&str; 35] = [
     "(",
     ")",
     "[",
@@ -56,6 +59,9 @@ const TOKENS: [&str; 32] = [
     "pulse: (amplitude: 2, period: 0)",
     "name: \"ground\"",
     "é",
+    "FittedTree(outline: Mask(path: \"raider.png\", pixel_size: 0.05), epsilon: 0.1)",
+    "Mask(path: \"raider.png\", pixel_size: 0.1)",
+    "../",
 ];
 
 /// xorshift64*: a small deterministic generator.
@@ -121,12 +127,13 @@ fn mutated_scenes_give_problems_never_panics() {
                 .unwrap()
         })
         .collect();
+    let images = ImageSource::Dir(scenes_dir());
     let mut rng = Rng(0x5eed_1234_abcd_0001);
     let mut canvas = Canvas::new(64, 48).unwrap();
     let (mut loaded, mut refused) = (0, 0);
     for round in 0..MUTATIONS {
         let text = mutate(&texts[round % texts.len()], &mut rng);
-        let outcome = std::panic::catch_unwind(|| Scene::from_str(&text, "fuzz.ron"));
+        let outcome = std::panic::catch_unwind(|| Scene::from_str_with(&text, "fuzz.ron", &images));
         let result = match outcome {
             Ok(result) => result,
             Err(_) => panic!("round {round}: the loader panicked on:\n{text}"),
@@ -156,4 +163,59 @@ fn mutated_scenes_give_problems_never_panics() {
         loaded > 100 && refused > 1000,
         "loaded {loaded}, refused {refused}"
     );
+}
+
+fn scenes_dir() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes")
+}
+
+#[test]
+fn mutated_mask_paths_give_one_image_problem_never_panics() {
+    let text = std::fs::read_to_string(scenes_dir().join("nordenfelt.ron")).unwrap();
+    let written = "\"raider.png\"";
+    let at = text.find(written).expect("nordenfelt names its mask image");
+    let images = ImageSource::Dir(scenes_dir());
+    let mut paths: Vec<String> = vec![
+        String::new(),
+        " ".into(),
+        ".".into(),
+        "/".into(),
+        "..".into(),
+        "raider.png/".into(),
+        "nordenfelt.ron".into(),
+        "../Cargo.toml".into(),
+        "../docs/screenshot.png".into(),
+        "../scenes".into(),
+        "raider.png\\u{0}".into(),
+        "é.png".into(),
+    ];
+    let mut rng = Rng(0x6a5c_0000_0000_0001);
+    for _ in 0..60 {
+        let mut bytes = b"raider.png".to_vec();
+        let i = rng.below(bytes.len());
+        bytes[i] = b"abcxyz./_-~"[rng.below(11)];
+        paths.push(String::from_utf8_lossy(&bytes).into_owned());
+    }
+    let mut problems_seen = 0;
+    for path in &paths {
+        let mutated = format!("{}\"{path}\"{}", &text[..at], &text[at + written.len()..]);
+        let outcome =
+            std::panic::catch_unwind(|| Scene::from_str_with(&mutated, "fuzz.ron", &images));
+        let Ok(result) = outcome else {
+            panic!("the loader panicked on mask path {path:?}");
+        };
+        if path == "raider.png" {
+            assert!(result.is_ok(), "{path:?}");
+            continue;
+        }
+        let error = result.expect_err(path);
+        let problems = error.problems();
+        assert_eq!(problems.len(), 1, "{path:?}: {error}");
+        let problem = &problems[0];
+        assert_eq!(problem.kind, ProblemKind::BadImage, "{problem}");
+        assert!(problem.field.ends_with("shape.outline.path"), "{problem}");
+        assert!(problem.location.line > 1, "{problem}");
+        problems_seen += 1;
+    }
+    assert!(problems_seen >= 60, "{problems_seen}");
 }

@@ -4,16 +4,21 @@
 //! - every scene loads, with the bodies, names and guns it declares;
 //! - every scene written back as text (`to_ron`) parses to the same scene;
 //! - World → scene → World keeps every body, shape, material, filter, pose
-//!   and velocity (`Scene::from_world`, `LoadedScene::to_scene`);
+//!   and velocity (`Scene::from_world`, `LoadedScene::to_scene`), fitted
+//!   trees with their outline's mass (`Tree(.., mass: ..)`);
 //! - every scene runs 600 steps with no NaN and the same state hash in two
 //!   runs, and its body count never changes (shots are world projectiles,
 //!   not bodies);
 //! - the shooter's guns hit its circle-tree ships on at least three
 //!   different named parts, and every hit is counted once by body, by part
-//!   and by gun.
+//!   and by gun;
+//! - a tree fitted to a mask image (nordenfelt's raider) covers every opaque
+//!   pixel of the image, decoded here on its own, and no leaf reaches more
+//!   than ε beyond them; its collider keeps its part name, and projectile
+//!   hits on it report `raider/hull`.
 
 use circlet::math::{Pose, vec2};
-use circlet::scene::{Aim, LoadedScene, Scene, Simulation};
+use circlet::scene::{Aim, LoadedScene, Scene, Simulation, USER_GUN};
 use circlet::world::World;
 
 const SCENES: [&str; 8] = [
@@ -94,6 +99,10 @@ fn the_scenes_cover_every_feature_of_the_format() {
             "no scene uses {kind}"
         );
     }
+    assert!(
+        shapes.iter().any(|s| s.contains("outline: Mask {")),
+        "no scene fits a tree to a mask image"
+    );
     let all = || scenes.iter().flat_map(|s| &s.bodies);
     assert!(all().any(|b| b.sensor), "a sensor");
     assert!(all().any(|b| b.scale != 1.0), "a scaled body");
@@ -321,6 +330,36 @@ fn circle_trees_load_explicit_and_fitted_and_report_bad_nodes_where_they_are() {
     assert!(message.contains("bad.ron:3:"), "{message}");
     assert!(message.contains("bodies[0].shape.root"), "{message}");
 
+    // An explicit tree may carry the mass of the outline it stands for;
+    // each bad number of it is reported where it is.
+    let with_mass = |mass: &str| {
+        format!(
+            "(bodies: [\n  (shape: Tree(root: (radius: 1, children: [(center: (0.5, 0), radius: 0.5)]),\n    mass: {mass})),\n])"
+        )
+    };
+    let own = Scene::from_str(
+        &with_mass("(area: 2, centroid: (0.25, 0), inertia: 0.5)"),
+        "m.ron",
+    )
+    .unwrap();
+    let union = Scene::from_str(&with_mass("None"), "m.ron").unwrap();
+    let mass = |loaded: &LoadedScene| loaded.world.bodies().next().unwrap().1.mass();
+    assert!((mass(&own) - 2.0).abs() < 1e-5, "{}", mass(&own));
+    // Without it: the union of the leaves (one disc of radius 0.5).
+    assert!((mass(&union) - std::f32::consts::PI * 0.25).abs() < 1e-4);
+    let problems = Scene::check(
+        &with_mass("(area: -2, centroid: (NaN, 0), inertia: 0)"),
+        "bad.ron",
+    );
+    let found: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
+    assert_eq!(problems.len(), 3, "{found:#?}");
+    assert!(
+        found[0].starts_with("bad.ron:3:18: bodies[0].shape.mass.area: expected a number > 0"),
+        "{found:#?}"
+    );
+    assert!(found[1].starts_with("bad.ron:3:33: bodies[0].shape.mass.centroid.x"));
+    assert!(found[2].starts_with("bad.ron:3:51: bodies[0].shape.mass.inertia"));
+
     let no_epsilon = r#"(
     bodies: [
         (shape: FittedTree(outline: Circle(radius: 1), epsilon: -0.1)),
@@ -330,4 +369,125 @@ fn circle_trees_load_explicit_and_fitted_and_report_bad_nodes_where_they_are() {
         .unwrap_err()
         .to_string();
     assert!(message.contains("epsilon"), "{message}");
+}
+
+#[test]
+fn a_mask_fitted_tree_covers_the_opaque_pixels_within_epsilon_and_keeps_its_part() {
+    use circlet::math::Vec2;
+    use circlet::shape::Shape;
+    // As written in nordenfelt.ron.
+    let (pixel, epsilon, threshold) = (0.05f32, 0.05f32, 128u8);
+    let loaded = load("nordenfelt");
+    let raider = loaded.names["raider"];
+    let colliders = loaded.world.body(raider).unwrap().colliders().to_vec();
+    assert_eq!(colliders.len(), 1);
+    assert_eq!(loaded.parts[&colliders[0]], "hull");
+    let Shape::Tree(tree) = loaded.world.collider(colliders[0]).unwrap().shape() else {
+        panic!("the raider is a circle tree");
+    };
+    let leaves: Vec<_> = tree.leaf_circles().collect();
+    assert!(
+        leaves.len() > 4 && tree.depth() >= 1,
+        "{} leaves",
+        leaves.len()
+    );
+
+    // The sprite's solid pixels as squares of the collider's frame: the
+    // image centred on the origin, row 0 at the top.
+    let png = format!("{}/scenes/raider.png", env!("CARGO_MANIFEST_DIR"));
+    let image = tiny_skia::Pixmap::load_png(png).unwrap();
+    let (width, height) = (image.width() as usize, image.height() as usize);
+    let solid: Vec<(Vec2, Vec2)> = (0..width * height)
+        .filter(|&i| image.pixels()[i].alpha() >= threshold)
+        .map(|i| {
+            let (col, row) = ((i % width) as f32, (i / width) as f32);
+            let left = (col - width as f32 / 2.0) * pixel;
+            let top = (height as f32 / 2.0 - row) * pixel;
+            (vec2(left, top - pixel), vec2(left + pixel, top))
+        })
+        .collect();
+    assert!(solid.len() > 1000, "{} solid pixels", solid.len());
+    // Some pixels are partly transparent (anti-aliased edges, the window).
+    assert!(
+        image
+            .pixels()
+            .iter()
+            .any(|p| p.alpha() > 0 && p.alpha() < 255)
+    );
+
+    // Coverage: every corner, edge midpoint and centre of every solid pixel
+    // lies in a leaf (leaves are rounded outwards, so no slack is needed
+    // beyond f32 rounding of the distance itself).
+    let in_a_leaf = |p: Vec2| {
+        leaves
+            .iter()
+            .any(|c| (p - c.center()).norm() <= c.radius() * (1.0 + 1e-6))
+    };
+    for (lo, hi) in &solid {
+        for (i, j) in (0..3).flat_map(|i| (0..3).map(move |j| (i, j))) {
+            let p = vec2(
+                lo.x + (hi.x - lo.x) * i as f32 / 2.0,
+                lo.y + (hi.y - lo.y) * j as f32 / 2.0,
+            );
+            assert!(in_a_leaf(p), "uncovered point {p:?} of pixel {lo:?}");
+        }
+    }
+    // Overhang: every point of every leaf (rings of samples, centre to rim)
+    // lies within ε of a solid pixel.
+    let distance_to_solid = |p: Vec2| {
+        solid
+            .iter()
+            .map(|(lo, hi)| {
+                let dx = (lo.x - p.x).max(p.x - hi.x).max(0.0);
+                let dy = (lo.y - p.y).max(p.y - hi.y).max(0.0);
+                dx.hypot(dy)
+            })
+            .fold(f32::INFINITY, f32::min)
+    };
+    let mut worst: f32 = 0.0;
+    for leaf in &leaves {
+        for ring in 0..=4 {
+            let radius = leaf.radius() * ring as f32 / 4.0;
+            let count = (8 * ring).max(1);
+            for k in 0..count {
+                let angle = std::f32::consts::TAU * k as f32 / count as f32;
+                let p = leaf.center() + vec2(angle.cos(), angle.sin()) * radius;
+                worst = worst.max(distance_to_solid(p));
+            }
+        }
+    }
+    assert!(
+        worst <= epsilon * (1.0 + 1e-3),
+        "a leaf overhangs by {worst}"
+    );
+    // The bound is used, not met by a cloud of pixel-sized circles.
+    assert!(worst > epsilon * 0.25, "worst overhang {worst}");
+
+    // Shots fired at the raider from four sides are reported by body and part.
+    let mut sim = Simulation::new(loaded);
+    let at = sim.world().body(raider).unwrap().center_of_mass();
+    for from in [
+        vec2(0.0, -4.0),
+        vec2(0.0, 4.0),
+        vec2(-5.0, 0.0),
+        vec2(5.0, 0.0),
+    ] {
+        sim.shoot(at + from, at, 60.0, 0.12).unwrap();
+    }
+    for _ in 0..30 {
+        sim.step().unwrap();
+    }
+    // Every one of the four projectiles hits, and every hit on the raider
+    // is named by its collider's part, never by a leaf number.
+    let stats = sim.stats();
+    assert_eq!(stats.hits_by_gun.get(USER_GUN), Some(&4), "{stats:?}");
+    let by_part = &stats.hits_by_part;
+    assert!(by_part.get("raider/hull") >= Some(&4), "{by_part:?}");
+    assert!(
+        by_part
+            .keys()
+            .filter(|key| key.starts_with("raider"))
+            .all(|key| key == "raider/hull"),
+        "{by_part:?}"
+    );
 }

@@ -20,6 +20,10 @@ pub const BUILT_IN: [(&str, &str); 8] = [
     ("polygons", include_str!("../../scenes/polygons.ron")),
 ];
 
+/// The mask images the built-in scenes name, by the path they write.
+pub const BUILT_IN_IMAGES: [(&str, &[u8]); 1] =
+    [("raider.png", include_bytes!("../../scenes/raider.png"))];
+
 /// Exit code for a scene with problems or a failed run.
 pub fn problems_exit() -> ExitCode {
     ExitCode::from(1)
@@ -30,9 +34,10 @@ pub fn built_in(name: &str) -> Option<SceneSource> {
     BUILT_IN
         .iter()
         .find(|(built, _)| *built == name)
-        .map(|(built, text)| SceneSource::Text {
+        .map(|(built, text)| SceneSource::BuiltIn {
             name: format!("{built} (built in)"),
-            text: text.to_string(),
+            text,
+            images: &BUILT_IN_IMAGES,
         })
 }
 
@@ -92,22 +97,36 @@ pub fn check(scenes: &[String]) -> ExitCode {
     }
 }
 
+/// What `circlet view` was asked to do, beyond the scene.
+#[derive(Debug)]
+// Read only by the window, which a build without `viewer` does not have.
+#[cfg_attr(not(feature = "viewer"), allow(dead_code))]
+pub struct ViewOptions {
+    pub frames: Option<u64>,
+    pub screenshot: Option<PathBuf>,
+    pub width: u32,
+    pub height: u32,
+    pub tree_depth: Option<u8>,
+}
+
 /// `circlet view SCENE`: the window.
 #[cfg(feature = "viewer")]
-pub fn view(
-    scene: &str,
-    frames: Option<u64>,
-    screenshot: Option<PathBuf>,
-    width: u32,
-    height: u32,
-) -> ExitCode {
+pub fn view(scene: &str, options: ViewOptions) -> ExitCode {
     use circlet::viewer::{ViewerError, ViewerOptions};
+    let ViewOptions {
+        frames,
+        screenshot,
+        width,
+        height,
+        tree_depth,
+    } = options;
     let options = ViewerOptions {
         source: resolve(scene),
         frames,
         screenshot,
         width: width as usize,
         height: height as usize,
+        tree_depth,
     };
     match circlet::viewer::run(options) {
         Ok(report) => {
@@ -138,13 +157,7 @@ pub fn view(
 
 /// `circlet view SCENE` in a build without the window.
 #[cfg(not(feature = "viewer"))]
-pub fn view(
-    scene: &str,
-    _frames: Option<u64>,
-    _screenshot: Option<PathBuf>,
-    _width: u32,
-    _height: u32,
-) -> ExitCode {
+pub fn view(scene: &str, _options: ViewOptions) -> ExitCode {
     eprintln!("circlet: this build has no window (built without the `viewer` feature)");
     eprintln!("circlet: run it headless instead: circlet run {scene} --steps 600 --png out.png");
     // A usage error, like clap's.
@@ -169,6 +182,7 @@ pub fn default_scene() -> ExitCode {
                 screenshot: None,
                 width: 1280,
                 height: 720,
+                tree_depth: None,
             };
             match circlet::viewer::run(options) {
                 Ok(_) => return ExitCode::SUCCESS,

@@ -2,7 +2,7 @@
 //! terminal, pictures, and a summary on stdout and in JSON.
 
 use super::{problems_exit, report, resolve};
-use circlet::render::picture;
+use circlet::render::{Overlays, picture_with};
 use circlet::scene::{SceneSource, Simulation};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
@@ -23,6 +23,8 @@ pub struct RunOptions {
     pub json: Option<PathBuf>,
     pub width: u32,
     pub height: u32,
+    /// Circle-tree level in pictures (`None`: leaves).
+    pub tree_depth: Option<u8>,
 }
 
 /// `FILE.png` with `-000120` before the extension.
@@ -38,8 +40,20 @@ fn numbered(path: &Path, step: u64) -> PathBuf {
     path.with_file_name(format!("{stem}-{step:06}.{extension}"))
 }
 
-fn save_picture(sim: &Simulation, name: &str, path: &Path, width: u32, height: u32) -> bool {
-    let saved = picture(sim, name, width, height).and_then(|canvas| canvas.save_png(path));
+/// Writes a picture of `sim`, circle trees drawn at `tree_depth` (`None`: leaves).
+fn save_picture(
+    sim: &Simulation,
+    name: &str,
+    path: &Path,
+    (width, height): (u32, u32),
+    tree_depth: Option<u8>,
+) -> bool {
+    let overlays = Overlays {
+        tree_depth,
+        ..Overlays::default()
+    };
+    let saved =
+        picture_with(sim, name, width, height, &overlays).and_then(|canvas| canvas.save_png(path));
     match saved {
         Ok(()) => true,
         Err(error) => {
@@ -93,8 +107,8 @@ pub fn run(options: RunOptions) -> ExitCode {
                 &sim,
                 &name,
                 &numbered(png, step),
-                options.width,
-                options.height,
+                (options.width, options.height),
+                options.tree_depth,
             )
         {
             bar.abandon();
@@ -108,7 +122,13 @@ pub fn run(options: RunOptions) -> ExitCode {
     let summary = Summary::of(&sim, &name, seconds);
     summary.print();
     if let Some(png) = &options.png {
-        if !save_picture(&sim, &name, png, options.width, options.height) {
+        if !save_picture(
+            &sim,
+            &name,
+            png,
+            (options.width, options.height),
+            options.tree_depth,
+        ) {
             return problems_exit();
         }
         println!("picture: {}", png.display());
@@ -223,9 +243,9 @@ pub fn headless_showcase(source: SceneSource, steps: u64) -> ExitCode {
     }
     let file = "circlet-showcase.png";
     let mut path = PathBuf::from(file);
-    if !save_picture(&sim, "showcase", &path, 1280, 720) {
+    if !save_picture(&sim, "showcase", &path, (1280, 720), None) {
         path = std::env::temp_dir().join(file);
-        if !save_picture(&sim, "showcase", &path, 1280, 720) {
+        if !save_picture(&sim, "showcase", &path, (1280, 720), None) {
             return problems_exit();
         }
     }

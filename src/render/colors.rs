@@ -82,6 +82,16 @@ pub const CONTACT: Rgba = Rgba::hex(0xff4d4d);
 pub const NORMAL: Rgba = Rgba::hex(0xffd166);
 /// Collider AABBs.
 pub const AABB: Rgba = Rgba::hex(0x48bb78);
+/// Circle-tree levels when the viewer shows a chosen depth: level `k` (the
+/// root is level 0) in `LEVEL_COLORS[k % 6]`, warm at the top, cool below.
+pub const LEVEL_COLORS: [Rgba; 6] = [
+    Rgba::hex(0xff6b6b),
+    Rgba::hex(0xffa94d),
+    Rgba::hex(0xffd43b),
+    Rgba::hex(0x69db7c),
+    Rgba::hex(0x4dabf7),
+    Rgba::hex(0xb197fc),
+];
 /// HUD text.
 pub const TEXT: Rgba = Rgba::hex(0xe2e8f0);
 /// HUD warnings and errors.

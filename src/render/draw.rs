@@ -2,18 +2,21 @@
 //!
 //! Colours: static bodies grey, kinematic violet, dynamic bodies from
 //! [`DYNAMIC_COLORS`] by their index in the world, projectiles (shots) and
-//! their traces white with hits marked orange, sensors as green outlines. Sleeping bodies are mixed towards the background when
+//! their traces white with hits marked orange, sensors as green outlines.
+//! Sleeping bodies are mixed towards the background when
 //! [`Overlays::sleeping_dim`] is on. Circles show a radius line so spin is
-//! visible.
+//! visible. Circle trees show their leaves over faint rings of the inner
+//! levels, or, with [`Overlays::tree_depth`], the nodes of one level
+//! coloured by level ([`LEVEL_COLORS`]).
 
 use super::colors::{
-    AABB, BACKGROUND, CONTACT, DYNAMIC_COLORS, GUN, HIT, KINEMATIC, NORMAL, Rgba, SENSOR, SHOT,
-    STATIC,
+    AABB, BACKGROUND, CONTACT, DYNAMIC_COLORS, GUN, HIT, KINEMATIC, LEVEL_COLORS, NORMAL, Rgba,
+    SENSOR, SHOT, STATIC,
 };
 use super::{Camera, DebugDraw, Style};
 use crate::math::{Pose, Real, Vec2, vec2};
 use crate::scene::Simulation;
-use crate::shape::Shape;
+use crate::shape::{CircleTree, Shape};
 use crate::world::{BodyKind, World};
 
 /// Pieces per half circle of a capsule's caps.
@@ -44,6 +47,11 @@ pub struct Overlays {
     pub hud: bool,
     /// The key help.
     pub help: bool,
+    /// Which level of circle trees to draw: `None` for the leaves (the
+    /// collision shape) over faint rings of the inner levels; `Some(d)` for
+    /// the nodes at depth `d` (the root is 0) and the leaves above that
+    /// depth, each in its level's colour.
+    pub tree_depth: Option<u8>,
 }
 
 impl Default for Overlays {
@@ -55,6 +63,7 @@ impl Default for Overlays {
             sleeping_dim: true,
             hud: true,
             help: false,
+            tree_depth: None,
         }
     }
 }
@@ -103,18 +112,7 @@ pub fn draw_shape<D: DebugDraw + ?Sized>(draw: &mut D, shape: &Shape, pose: &Pos
         Shape::OrientedRect(rect) => draw.draw_polygon(&place(&rect.vertices()), true, style),
         Shape::ConvexPolygon(polygon) => draw.draw_polygon(&place(polygon.vertices()), true, style),
         Shape::TileTriangle(tile) => draw.draw_polygon(&place(&tile.vertices()), true, style),
-        Shape::Tree(tree) => {
-            for node in tree.nodes() {
-                let center = pose.transform_point(node.center());
-                let radius = pose.scale_length(node.radius());
-                if node.is_leaf() {
-                    draw.draw_circle(center, radius, style);
-                } else if let Some(stroke) = style.stroke {
-                    // Inner levels: faint rings, so the hierarchy shows through.
-                    draw.draw_circle(center, radius, &Style::stroke(stroke.with_alpha(0.25), 1.0));
-                }
-            }
-        }
+        Shape::Tree(tree) => draw_tree(draw, tree, pose, style, None),
         Shape::SimplePolygon(polygon) => {
             if let Some(stroke) = style.stroke {
                 // The convex pieces, faintly, under the outline.
@@ -125,6 +123,87 @@ pub fn draw_shape<D: DebugDraw + ?Sized>(draw: &mut D, shape: &Shape, pose: &Pos
             }
             draw.draw_polygon(&place(polygon.vertices()), true, style);
         }
+    }
+}
+
+/// Opacity of a tree level's fill when a depth is chosen: low, so the
+/// overlapping circles of one level stay readable.
+const LEVEL_FILL_ALPHA: f32 = 0.2;
+
+/// Draws a circle tree placed at `pose` (world). With `depth` `None`: the
+/// leaves in `style` over faint rings of the inner nodes. With `Some(d)`: the
+/// nodes at depth `d` (root 0) and the leaves shallower than `d`, each in
+/// its level's colour from [`LEVEL_COLORS`] (outline only when `style` has no
+/// fill, as for sensors).
+pub fn draw_tree<D: DebugDraw + ?Sized>(
+    draw: &mut D,
+    tree: &CircleTree,
+    pose: &Pose,
+    style: &Style,
+    depth: Option<u8>,
+) {
+    let circle = |index: usize| {
+        let node = &tree.nodes()[index];
+        (
+            pose.transform_point(node.center()),
+            pose.scale_length(node.radius()),
+        )
+    };
+    let Some(depth) = depth else {
+        for (index, node) in tree.nodes().iter().enumerate() {
+            let (center, radius) = circle(index);
+            if node.is_leaf() {
+                draw.draw_circle(center, radius, style);
+            } else if let Some(stroke) = style.stroke {
+                // Inner levels: faint rings, so the hierarchy shows through.
+                draw.draw_circle(center, radius, &Style::stroke(stroke.with_alpha(0.25), 1.0));
+            }
+        }
+        return;
+    };
+    // Depth first from the root, stopping at the chosen level.
+    let mut stack = vec![(0usize, 0u8)];
+    while let Some((index, level)) = stack.pop() {
+        let Some(node) = tree.node(index) else {
+            continue;
+        };
+        if level < depth && !node.is_leaf() {
+            stack.extend(node.children().map(|child| (child, level + 1)));
+            continue;
+        }
+        let color = LEVEL_COLORS[level as usize % LEVEL_COLORS.len()];
+        let level_style = Style {
+            fill: style.fill.map(|_| color.with_alpha(LEVEL_FILL_ALPHA)),
+            stroke: Some(color),
+            width: style.width.max(1.0),
+        };
+        let (center, radius) = circle(index);
+        draw.draw_circle(center, radius, &level_style);
+    }
+}
+
+/// The depth of the deepest circle tree among the colliders of `world`
+/// (0 for a tree that is a single circle), or `None` without trees.
+pub fn deepest_tree(world: &World) -> Option<u32> {
+    world
+        .bodies()
+        .flat_map(|(_, body)| body.colliders().iter())
+        .filter_map(|&collider| match world.collider(collider)?.shape() {
+            Shape::Tree(tree) => Some(tree.depth()),
+            _ => None,
+        })
+        .max()
+}
+
+/// The tree depth after `current` in the cycle leaves → 0 → 1 → … →
+/// `deepest` → leaves (the viewer's `T` key). Without trees (`deepest`
+/// `None`) the depth stays at the leaves.
+pub fn next_tree_depth(current: Option<u8>, deepest: Option<u32>) -> Option<u8> {
+    let deepest = u8::try_from(deepest?).unwrap_or(u8::MAX);
+    match current {
+        None => Some(0),
+        Some(depth) if depth < deepest => Some(depth + 1),
+        Some(_) => None,
     }
 }
 
@@ -185,7 +264,12 @@ pub fn draw_world<D: DebugDraw + ?Sized>(draw: &mut D, world: &World, overlays: 
                 } else {
                     Style::filled(color.with_alpha(FILL_ALPHA), color, OUTLINE_PIXELS)
                 };
-                draw_shape(draw, c.shape(), &pose, &style);
+                match (c.shape(), overlays.tree_depth) {
+                    (Shape::Tree(tree), Some(depth)) => {
+                        draw_tree(draw, tree, &pose, &style, Some(depth));
+                    }
+                    (shape, _) => draw_shape(draw, shape, &pose, &style),
+                }
                 if overlays.aabbs {
                     let aabb = c.shape().world_aabb(&pose);
                     draw.draw_polygon(&aabb.vertices(), true, &Style::stroke(AABB, 1.0));
@@ -290,6 +374,7 @@ mod tests {
     use super::*;
     use crate::render::Canvas;
     use crate::scene::Scene;
+    use crate::shape::TreeBuilder;
 
     /// A gun at (−8, 0) firing along +x at 300 m/s (5 m per step) with shots
     /// `thickness` thick, at a plate at x = 5; a 10 px/m canvas centred on
@@ -356,6 +441,75 @@ mod tests {
                 "{mark:?}"
             );
         }
+    }
+
+    /// Records every circle drawn (as its closed polygon's stroke colour).
+    #[derive(Default)]
+    struct Recorder {
+        strokes: Vec<Option<Rgba>>,
+    }
+
+    impl DebugDraw for Recorder {
+        fn draw_polygon(&mut self, _: &[Vec2], _: bool, style: &Style) {
+            self.strokes.push(style.stroke);
+        }
+    }
+
+    /// A root with two children, one of them with three leaves: depth 2,
+    /// four leaves, six nodes.
+    fn tree() -> CircleTree {
+        TreeBuilder::node(vec2(0.0, 0.0), 4.0)
+            .child(TreeBuilder::node(vec2(-2.0, 0.0), 1.5))
+            .child(TreeBuilder::node(vec2(2.0, 0.0), 1.9).children([
+                TreeBuilder::node(vec2(1.0, 0.0), 0.5),
+                TreeBuilder::node(vec2(2.0, 0.0), 0.5),
+                TreeBuilder::node(vec2(3.0, 0.0), 0.5),
+            ]))
+            .build()
+            .unwrap()
+            .0
+    }
+
+    #[test]
+    fn a_chosen_depth_draws_that_level_and_the_leaves_above_it() {
+        let tree = tree();
+        assert_eq!(tree.depth(), 2);
+        let style = Style::filled(STATIC, STATIC, 1.0);
+        let drawn = |depth: Option<u8>| {
+            let mut recorder = Recorder::default();
+            draw_tree(&mut recorder, &tree, &Pose::IDENTITY, &style, depth);
+            recorder.strokes
+        };
+        // Leaves (4) over faint rings of the inner nodes (2).
+        assert_eq!(drawn(None).len(), 6);
+        assert_eq!(drawn(Some(0)), [Some(LEVEL_COLORS[0])]);
+        // Level 1: both children, one of them a leaf.
+        assert_eq!(drawn(Some(1)), [Some(LEVEL_COLORS[1]); 2]);
+        // Level 2: the three deep leaves and the shallow leaf, by level.
+        let mut deepest = drawn(Some(2));
+        deepest.sort_by_key(|c| c.map(|c| c.to_u32()));
+        let mut expected = vec![Some(LEVEL_COLORS[2]); 3];
+        expected.push(Some(LEVEL_COLORS[1]));
+        expected.sort_by_key(|c| c.map(|c| c.to_u32()));
+        assert_eq!(deepest, expected);
+        // Past the deepest level: the leaves only.
+        assert_eq!(drawn(Some(9)).len(), 4);
+    }
+
+    #[test]
+    fn the_tree_depth_cycles_from_the_leaves_through_every_level() {
+        let mut depth = None;
+        let mut seen = Vec::new();
+        for _ in 0..5 {
+            depth = next_tree_depth(depth, Some(2));
+            seen.push(depth);
+        }
+        assert_eq!(seen, [Some(0), Some(1), Some(2), None, Some(0)]);
+        assert_eq!(next_tree_depth(None, None), None);
+        assert_eq!(next_tree_depth(Some(3), None), None);
+        assert_eq!(next_tree_depth(Some(5), Some(2)), None);
+        assert_eq!(next_tree_depth(Some(254), Some(1000)), Some(255));
+        assert_eq!(next_tree_depth(Some(255), Some(1000)), None);
     }
 
     #[test]

@@ -27,6 +27,7 @@ pub fn hud_stats(sim: &Simulation, scene: &str, fps: f32, speed: f32, paused: bo
         time: sim.time(),
         speed,
         paused,
+        tree_depth: None,
     }
 }
 
@@ -54,9 +55,26 @@ pub fn picture(
     width: u32,
     height: u32,
 ) -> Result<Canvas, super::RenderError> {
+    picture_with(sim, scene, width, height, &Overlays::default())
+}
+
+/// As [`picture`], with the layers of `overlays` (a chosen tree depth, ...).
+///
+/// # Errors
+/// [`super::RenderError::BadSize`].
+pub fn picture_with(
+    sim: &Simulation,
+    scene: &str,
+    width: u32,
+    height: u32,
+    overlays: &Overlays,
+) -> Result<Canvas, super::RenderError> {
     let mut canvas = Canvas::new(width, height)?;
     aim_camera(canvas.camera_mut(), sim.scene());
-    let hud = hud_stats(sim, scene, 0.0, 1.0, false);
-    draw_frame(&mut canvas, sim, &Overlays::default(), &hud);
+    let hud = HudStats {
+        tree_depth: overlays.tree_depth,
+        ..hud_stats(sim, scene, 0.0, 1.0, false)
+    };
+    draw_frame(&mut canvas, sim, overlays, &hud);
     Ok(canvas)
 }

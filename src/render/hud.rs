@@ -40,6 +40,9 @@ pub struct HudStats {
     pub speed: f32,
     /// True while paused.
     pub paused: bool,
+    /// The circle-tree level drawn ([`super::Overlays::tree_depth`]): `None`
+    /// for the leaves.
+    pub tree_depth: Option<u8>,
 }
 
 /// The key help, one line per key.
@@ -53,6 +56,7 @@ pub const HELP_LINES: &[&str] = &[
     "C         CONTACTS",
     "V         NORMALS",
     "D         DIM SLEEPING BODIES",
+    "T         TREE DEPTH: LEAVES, 0, 1, ... BY LEVEL",
     "HOME      FIT THE VIEW",
     "R         RELOAD THE SCENE FILE",
     "S         SAVE A SCREENSHOT",
@@ -104,8 +108,16 @@ pub fn hud_lines(stats: &HudStats) -> Vec<String> {
             "{fps}STEP {:.2} MS  BODIES {}  CONTACTS {}  SHOTS {}  HITS {}",
             stats.step_ms, stats.bodies, stats.contacts, stats.shots, stats.hits
         ),
-        "H: HELP".to_string(),
+        format!("H: HELP  T: {}", tree_depth_label(stats.tree_depth)),
     ]
+}
+
+/// How the HUD names the circle-tree level drawn.
+fn tree_depth_label(depth: Option<u8>) -> String {
+    match depth {
+        None => "TREE LEAVES".to_string(),
+        Some(depth) => format!("TREE DEPTH {depth}"),
+    }
 }
 
 /// Draws the HUD in the top-left corner.
@@ -155,6 +167,7 @@ mod tests {
             time: 1.5,
             speed: 1.0,
             paused: true,
+            tree_depth: Some(2),
         };
         let text = hud_lines(&stats).join("\n");
         for needle in [
@@ -165,8 +178,29 @@ mod tests {
             "SHOTS 30",
             "HITS 4",
             "PAUSED",
+            "T: TREE DEPTH 2",
         ] {
             assert!(text.contains(needle), "{needle} missing from {text}");
+        }
+        let leaves = hud_lines(&HudStats::default()).join("\n");
+        assert!(leaves.contains("T: TREE LEAVES"), "{leaves}");
+    }
+
+    #[test]
+    fn the_help_lists_the_tree_depth_key() {
+        let line = HELP_LINES
+            .iter()
+            .find(|line| line.starts_with("T "))
+            .expect("a line for T");
+        assert!(line.contains("TREE DEPTH"), "{line}");
+        // Every character of the help is in the font (none drawn as `?`).
+        for line in HELP_LINES {
+            for c in line.chars() {
+                assert!(
+                    c == '?' || super::super::font::glyph(c) != super::super::font::glyph('?'),
+                    "{c:?} in {line:?}"
+                );
+            }
         }
     }
 

@@ -32,11 +32,14 @@ mod hud;
 pub use camera::{Camera, MAX_PIXELS_PER_METRE, MIN_PIXELS_PER_METRE};
 pub use canvas::{Canvas, RenderError};
 pub use colors::{
-    AABB, BACKGROUND, CONTACT, DYNAMIC_COLORS, GUN, HIT, KINEMATIC, NORMAL, Rgba, SENSOR, SHOT,
-    STATIC, TEXT, WARNING,
+    AABB, BACKGROUND, CONTACT, DYNAMIC_COLORS, GUN, HIT, KINEMATIC, LEVEL_COLORS, NORMAL, Rgba,
+    SENSOR, SHOT, STATIC, TEXT, WARNING,
 };
-pub use draw::{Overlays, draw_shape, draw_simulation, draw_world, fit_world};
-pub use frame::{aim_camera, draw_frame, hud_stats, picture};
+pub use draw::{
+    Overlays, deepest_tree, draw_shape, draw_simulation, draw_tree, draw_world, fit_world,
+    next_tree_depth,
+};
+pub use frame::{aim_camera, draw_frame, hud_stats, picture, picture_with};
 pub use hud::{HELP_LINES, HudStats, draw_help, draw_hud, draw_message, hud_lines};
 
 use crate::math::{Real, Vec2, vec2};

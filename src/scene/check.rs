@@ -7,12 +7,13 @@
 //! reads `NaN` and `inf` as numbers, and none may reach the world.
 
 use super::error::ProblemKind;
-use super::format::{CornerDesc, MaterialDesc, ShapeDesc, TreeNodeDesc, Xy};
+use super::format::{CornerDesc, MaterialDesc, ShapeDesc, TreeMassDesc, TreeNodeDesc, Xy};
 use super::locate::FieldPath;
+use super::mask::ImageSource;
 use crate::math::{Vec2, vec2};
 use crate::shape::{
-    Aabb, Capsule, Circle, CircleTree, ConvexPolygon, Corner, FitOptions, OrientedRect, Point,
-    Segment, Shape, ShapeError, SimplePolygon, TileTriangle, TreeBuilder,
+    Aabb, Capsule, Circle, CircleTree, ConvexPolygon, Corner, FitOptions, MassProperties,
+    OrientedRect, Point, Segment, Shape, ShapeError, SimplePolygon, TileTriangle, TreeBuilder,
 };
 use crate::world::Material;
 
@@ -42,6 +43,8 @@ pub(crate) struct RawProblem {
 #[derive(Debug, Default)]
 pub(crate) struct Checker {
     pub problems: Vec<RawProblem>,
+    /// Where `Mask` outlines find their images.
+    pub images: ImageSource,
 }
 
 impl Checker {
@@ -224,10 +227,17 @@ impl Checker {
                 let points = self.points(path.field("points"), points)?;
                 SimplePolygon::new(&points).map(Shape::from)
             }
-            ShapeDesc::Tree { root } => {
-                let builder = self.tree_node(path.field("root"), root)?;
-                return match builder.build() {
-                    Ok((tree, _)) => Some(Shape::from(tree)),
+            ShapeDesc::Tree { root, mass } => {
+                let builder = self.tree_node(path.field("root"), root);
+                let mass = match mass {
+                    Some(mass) => Some(self.tree_mass(path.field("mass"), mass)?),
+                    None => None,
+                };
+                return match builder?.build() {
+                    Ok((tree, _)) => Some(Shape::from(match mass {
+                        Some(mass) => tree.with_source_mass(mass),
+                        None => tree,
+                    })),
                     Err(error) => {
                         self.report(path.field("root"), ProblemKind::BadShape, error.to_string());
                         None
@@ -258,13 +268,28 @@ impl Checker {
                     self.report(
                         path.field("outline"),
                         ProblemKind::BadShape,
-                        "expected a solid outline to fit (a circle, capsule, box or polygon), found a tree".into(),
+                        "expected a solid outline to fit (a circle, capsule, box, polygon or mask), found a tree".into(),
                     );
                     return None;
                 }
-                let outline_shape = self.shape(path.field("outline"), outline)?;
-                let options = FitOptions::new(epsilon?).with_branching(branching as usize);
-                return match CircleTree::fit_shape(&outline_shape, &options) {
+                let fitted = match &**outline {
+                    ShapeDesc::Mask {
+                        path: written,
+                        threshold,
+                        pixel_size,
+                    } => {
+                        let mask =
+                            self.mask(path.field("outline"), written, *threshold, *pixel_size);
+                        let options = FitOptions::new(epsilon?).with_branching(branching as usize);
+                        CircleTree::fit_mask(&mask?, &options)
+                    }
+                    _ => {
+                        let outline_shape = self.shape(path.field("outline"), outline);
+                        let options = FitOptions::new(epsilon?).with_branching(branching as usize);
+                        CircleTree::fit_shape(&outline_shape?, &options)
+                    }
+                };
+                return match fitted {
                     Ok((tree, _)) => Some(Shape::from(tree)),
                     Err(error) => {
                         self.report(
@@ -275,6 +300,16 @@ impl Checker {
                         None
                     }
                 };
+            }
+            ShapeDesc::Mask { .. } => {
+                self.report(
+                    path,
+                    ProblemKind::BadShape,
+                    "expected a solid shape, found a `Mask`: a mask is an outline to fit, \
+                     written `FittedTree(outline: Mask(..), epsilon: ..)`"
+                        .into(),
+                );
+                return None;
             }
         };
         match built {
@@ -292,6 +327,18 @@ impl Checker {
 pub const MAX_BRANCHING: u32 = 16;
 
 impl Checker {
+    /// The mass of a tree's outline: area and inertia > 0, centroid finite.
+    fn tree_mass(&mut self, path: FieldPath, mass: &TreeMassDesc) -> Option<MassProperties> {
+        let area = self.positive(path.field("area"), mass.area);
+        let centroid = self.xy(path.field("centroid"), mass.centroid);
+        let inertia = self.positive(path.field("inertia"), mass.inertia);
+        Some(MassProperties {
+            area: area?,
+            centroid: centroid?,
+            inertia: inertia?,
+        })
+    }
+
     /// A tree builder for `node` and its descendants, with every bad number recorded.
     fn tree_node(&mut self, path: FieldPath, node: &TreeNodeDesc) -> Option<TreeBuilder> {
         let center = self.xy(path.field("center"), node.center);

@@ -44,6 +44,9 @@ pub enum ProblemKind {
     BadName,
     /// A tile map holds a character that is not a tile.
     BadTile,
+    /// A mask image is missing, unreadable, not a PNG, too large, or has no
+    /// pixel at its threshold.
+    BadImage,
 }
 
 /// One thing wrong with a scene.

@@ -315,18 +315,36 @@ pub enum ShapeDesc {
     Tree {
         /// The root (envelope) circle and its descendants.
         root: TreeNodeDesc,
+        /// The mass of the outline the tree stands for, per unit density
+        /// (`Scene::from_world` writes it for fitted trees); when absent, the
+        /// mass is that of the union of the leaves.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        mass: Option<TreeMassDesc>,
     },
     /// A circle tree fitted to an outline so that no leaf sticks out of it by
     /// more than `epsilon` metres: `FittedTree(outline: Polygon(points: [...]), epsilon: 0.05)`.
     /// Written back by `Scene::from_world` as the explicit `Tree` it produced.
     FittedTree {
-        /// The outline to fit: a solid shape description (not a tree).
+        /// The outline to fit: a solid shape description (not a tree) or a `Mask`.
         outline: Box<ShapeDesc>,
         /// Largest overhang of a leaf beyond the outline (m, > 0).
         epsilon: f32,
         /// Children per node (2 to 16; 4 when absent).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         branching: Option<u32>,
+    },
+    /// The opaque pixels of a PNG image, as the outline of a `FittedTree` only:
+    /// `Mask(path: "raider.png", threshold: 0.5, pixel_size: 0.05)`. The image
+    /// is centred on the collider's origin, x to the right, its top row up.
+    Mask {
+        /// The PNG file, relative to the scene file's directory (text without
+        /// a file: relative to the current directory).
+        path: String,
+        /// Smallest alpha of a solid pixel, as a fraction of opaque, in (0, 1]. Default 0.5.
+        #[serde(default = "half", skip_serializing_if = "is_half")]
+        threshold: f32,
+        /// Side of one pixel (m, > 0).
+        pixel_size: f32,
     },
 }
 
@@ -345,6 +363,19 @@ pub struct TreeNodeDesc {
     /// Nested circles; none for a leaf.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub children: Vec<TreeNodeDesc>,
+}
+
+/// Mass properties per unit density of the outline a tree stands for:
+/// `mass: (area: 4.1, centroid: (0.2, 0), inertia: 3.5)`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TreeMassDesc {
+    /// Area (m², > 0).
+    pub area: f32,
+    /// Centre of mass (m, local).
+    pub centroid: Xy,
+    /// Polar moment of inertia about the centroid per unit density (m⁴, > 0).
+    pub inertia: f32,
 }
 
 /// Which corner of a tile's box is missing ("upper" is +y).
@@ -488,6 +519,14 @@ fn one() -> f32 {
 
 fn two() -> f32 {
     2.0
+}
+
+fn half() -> f32 {
+    0.5
+}
+
+fn is_half(value: &f32) -> bool {
+    *value == 0.5
 }
 
 fn yes() -> bool {

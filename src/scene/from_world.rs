@@ -198,6 +198,13 @@ pub(crate) fn shape_desc(shape: &Shape) -> ShapeDesc {
     match shape {
         Shape::Tree(tree) => ShapeDesc::Tree {
             root: tree_node_desc(tree, 0),
+            mass: tree
+                .source_mass_properties()
+                .map(|mass| super::format::TreeMassDesc {
+                    area: mass.area,
+                    centroid: xy(mass.centroid),
+                    inertia: mass.inertia,
+                }),
         },
         Shape::Point(point) => ShapeDesc::Point {
             at: xy(point.position()),

@@ -43,6 +43,7 @@ mod format;
 mod from_world;
 mod guns;
 mod locate;
+mod mask;
 mod sim;
 mod source;
 mod tilemap;
@@ -52,9 +53,10 @@ pub use check::{MAX_MAGNITUDE, MAX_REGULAR_SIDES};
 pub use error::{Location, Problem, ProblemKind, SceneError};
 pub use format::{
     AimDesc, BodyDesc, ColliderDesc, CornerDesc, FilterDesc, GunDesc, KindDesc, MaterialDesc,
-    PulseDesc, Scene, SceneSettings, ShapeDesc, TileMapDesc, TreeNodeDesc, View, Xy,
+    PulseDesc, Scene, SceneSettings, ShapeDesc, TileMapDesc, TreeMassDesc, TreeNodeDesc, View, Xy,
 };
 pub use guns::{Aim, Gun, MAX_SHOTS_PER_CALL, MIN_AIM_LENGTH, Shot, lead};
+pub use mask::{ImageSource, MAX_MASK_BYTES, MAX_MASK_SIDE};
 pub use sim::{
     MIN_SHOT_RADIUS, SHOT_DENSITY, SimStats, Simulation, Trace, USER_GUN, USER_SHOT_LIFETIME,
 };
@@ -88,12 +90,29 @@ impl Scene {
     }
 
     /// Parses, checks and builds a scene from text; `file` names it in errors.
+    /// Mask images are read from the current directory (see
+    /// [`Scene::from_str_with`]).
     ///
     /// # Errors
     /// [`SceneError::Problems`] listing every problem found.
     pub fn from_str(text: &str, file: &str) -> Result<LoadedScene, SceneError> {
+        Scene::from_str_with(text, file, &ImageSource::CurrentDir)
+    }
+
+    /// As [`Scene::from_str`], reading mask images from `images`.
+    ///
+    /// # Errors
+    /// [`SceneError::Problems`] listing every problem found.
+    pub fn from_str_with(
+        text: &str,
+        file: &str,
+        images: &ImageSource,
+    ) -> Result<LoadedScene, SceneError> {
         let scene = Scene::parse(text, file)?;
-        let mut checker = Checker::default();
+        let mut checker = Checker {
+            images: images.clone(),
+            ..Checker::default()
+        };
         match build::build(&scene, &mut checker) {
             Some(loaded) if checker.problems.is_empty() => Ok(loaded),
             _ => Err(SceneError::Problems(locate_all(
@@ -104,7 +123,8 @@ impl Scene {
         }
     }
 
-    /// Reads, checks and builds the scene in a file.
+    /// Reads, checks and builds the scene in a file; its mask images are
+    /// read from the file's directory.
     ///
     /// # Errors
     /// [`SceneError::Io`] if the file cannot be read (or is larger than
@@ -113,7 +133,7 @@ impl Scene {
         let path = path.as_ref();
         let file = path.display().to_string();
         let text = read_scene_file(path)?;
-        Scene::from_str(&text, &file)
+        Scene::from_str_with(&text, &file, &ImageSource::beside(path))
     }
 
     /// Every problem of a scene text, in file order; empty when it loads.
@@ -125,12 +145,24 @@ impl Scene {
     }
 
     /// Checks and builds a scene made in code. Problems name fields but
-    /// have no line (their file is [`CODE_FILE`], line and column 0).
+    /// have no line (their file is [`CODE_FILE`], line and column 0). Mask
+    /// images are read from the current directory (see [`Scene::build_with`]).
     ///
     /// # Errors
     /// [`SceneError::Problems`] listing every problem found.
     pub fn build(&self) -> Result<LoadedScene, SceneError> {
-        let mut checker = Checker::default();
+        self.build_with(&ImageSource::CurrentDir)
+    }
+
+    /// As [`Scene::build`], reading mask images from `images`.
+    ///
+    /// # Errors
+    /// [`SceneError::Problems`] listing every problem found.
+    pub fn build_with(&self, images: &ImageSource) -> Result<LoadedScene, SceneError> {
+        let mut checker = Checker {
+            images: images.clone(),
+            ..Checker::default()
+        };
         match build::build(self, &mut checker) {
             Some(loaded) if checker.problems.is_empty() => Ok(loaded),
             _ => Err(SceneError::Problems(

@@ -2,7 +2,7 @@
 //! in memory such as a scene embedded in a program), so it can be loaded
 //! again after an edit.
 
-use super::{LoadedScene, Scene, SceneError, read_scene_file};
+use super::{ImageSource, LoadedScene, Scene, SceneError, read_scene_file};
 use std::path::PathBuf;
 
 /// Where a scene's text comes from.
@@ -10,12 +10,22 @@ use std::path::PathBuf;
 pub enum SceneSource {
     /// A scene file, read again on every load.
     File(PathBuf),
-    /// Text in memory under a name (used in error locations).
+    /// Text in memory under a name (used in error locations); its mask
+    /// images are read from the current directory.
     Text {
         /// The name shown in errors and titles.
         name: String,
         /// The RON text.
         text: String,
+    },
+    /// Text held by the program with the images it names (a built-in scene).
+    BuiltIn {
+        /// The name shown in errors and titles.
+        name: String,
+        /// The RON text.
+        text: &'static str,
+        /// The mask images, by the path the scene writes.
+        images: &'static [(&'static str, &'static [u8])],
     },
 }
 
@@ -27,7 +37,7 @@ impl SceneSource {
                 .file_stem()
                 .map(|s| s.to_string_lossy().into_owned())
                 .unwrap_or_else(|| path.display().to_string()),
-            SceneSource::Text { name, .. } => name.clone(),
+            SceneSource::Text { name, .. } | SceneSource::BuiltIn { name, .. } => name.clone(),
         }
     }
 
@@ -39,6 +49,7 @@ impl SceneSource {
         match self {
             SceneSource::File(path) => read_scene_file(path),
             SceneSource::Text { text, .. } => Ok(text.clone()),
+            SceneSource::BuiltIn { text, .. } => Ok(text.to_string()),
         }
     }
 
@@ -46,7 +57,17 @@ impl SceneSource {
     pub fn file_label(&self) -> String {
         match self {
             SceneSource::File(path) => path.display().to_string(),
-            SceneSource::Text { name, .. } => name.clone(),
+            SceneSource::Text { name, .. } | SceneSource::BuiltIn { name, .. } => name.clone(),
+        }
+    }
+
+    /// Where the scene's mask images are read from: beside the file, from
+    /// the current directory for text, from the program for a built-in scene.
+    pub fn images(&self) -> ImageSource {
+        match self {
+            SceneSource::File(path) => ImageSource::beside(path),
+            SceneSource::Text { .. } => ImageSource::CurrentDir,
+            SceneSource::BuiltIn { images, .. } => ImageSource::Embedded(images),
         }
     }
 
@@ -55,6 +76,6 @@ impl SceneSource {
     /// # Errors
     /// As [`Scene::load`] and [`Scene::from_str`].
     pub fn load(&self) -> Result<LoadedScene, SceneError> {
-        Scene::from_str(&self.text()?, &self.file_label())
+        Scene::from_str_with(&self.text()?, &self.file_label(), &self.images())
     }
 }

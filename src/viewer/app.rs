@@ -3,7 +3,8 @@
 
 use crate::math::{Real, Vec2, vec2};
 use crate::render::{
-    Canvas, Overlays, RenderError, aim_camera, draw_frame, draw_message, hud_stats,
+    Canvas, HudStats, Overlays, RenderError, aim_camera, deepest_tree, draw_frame, draw_message,
+    hud_stats, next_tree_depth,
 };
 use crate::scene::{LoadedScene, SceneSource, Simulation};
 use minifb::{Key, KeyRepeat, MouseButton, MouseMode, Window};
@@ -56,6 +57,7 @@ impl App {
         loaded: LoadedScene,
         width: u32,
         height: u32,
+        overlays: Overlays,
     ) -> Result<App, RenderError> {
         let mut canvas = Canvas::new(width, height)?;
         aim_camera(canvas.camera_mut(), &loaded);
@@ -63,7 +65,7 @@ impl App {
             source,
             sim: Simulation::new(loaded),
             canvas,
-            overlays: Overlays::default(),
+            overlays,
             paused: false,
             speed_index: 4,
             step_debt: 0.0,
@@ -128,6 +130,7 @@ impl App {
                 Key::C => self.overlays.contacts = !self.overlays.contacts,
                 Key::V => self.overlays.normals = !self.overlays.normals,
                 Key::D => self.overlays.sleeping_dim = !self.overlays.sleeping_dim,
+                Key::T => self.next_tree_depth(),
                 Key::H | Key::F1 => self.overlays.help = !self.overlays.help,
                 Key::Home => aim_camera(self.canvas.camera_mut(), self.sim.scene()),
                 Key::R => self.reload(),
@@ -225,6 +228,16 @@ impl App {
         }
     }
 
+    /// Draws circle trees one level deeper, back to the leaves after the
+    /// deepest level of any tree in the scene.
+    fn next_tree_depth(&mut self) {
+        let deepest = deepest_tree(self.sim.world());
+        if deepest.is_none() {
+            self.say("NO CIRCLE TREES IN THIS SCENE".into(), false);
+        }
+        self.overlays.tree_depth = next_tree_depth(self.overlays.tree_depth, deepest);
+    }
+
     fn reload(&mut self) {
         match self.source.load() {
             Ok(loaded) => {
@@ -288,13 +301,16 @@ impl App {
     }
 
     pub fn render(&mut self) {
-        let hud = hud_stats(
-            &self.sim,
-            &self.source.name(),
-            self.fps,
-            SPEEDS[self.speed_index],
-            self.paused,
-        );
+        let hud = HudStats {
+            tree_depth: self.overlays.tree_depth,
+            ..hud_stats(
+                &self.sim,
+                &self.source.name(),
+                self.fps,
+                SPEEDS[self.speed_index],
+                self.paused,
+            )
+        };
         draw_frame(&mut self.canvas, &self.sim, &self.overlays, &hud);
         if let Some((text, warning, _)) = &self.message {
             draw_message(&mut self.canvas, &text.to_uppercase(), *warning);

@@ -4,7 +4,9 @@
 //!
 //! Keys: space pauses, `.` or `N` steps once, `+`/`-` change the speed,
 //! `A` `C` `V` `D` toggle AABBs, contacts, normals and dimming of sleeping
-//! bodies, `Home` fits the view, `R` reloads the scene file, `S` saves a
+//! bodies, `T` steps the circle-tree depth drawn (leaves, then level 0, 1,
+//! … down to the deepest tree, coloured by level, then leaves again),
+//! `Home` fits the view, `R` reloads the scene file, `S` saves a
 //! screenshot, `H`/`F1` shows the key help, `Esc` quits. The mouse: a
 //! click shoots toward the cursor, a drag pans, the wheel zooms.
 //!
@@ -36,6 +38,8 @@ pub struct ViewerOptions {
     pub width: usize,
     /// Window height (px).
     pub height: usize,
+    /// The circle-tree level drawn at first (`None`: the leaves); `T` changes it.
+    pub tree_depth: Option<u8>,
 }
 
 /// What happened in a window session.
@@ -97,7 +101,17 @@ pub fn run(options: ViewerOptions) -> Result<ViewerReport, ViewerError> {
     )
     .map_err(|e| ViewerError::NoWindow(e.to_string()))?;
     window.set_target_fps(TARGET_FPS);
-    let mut app = App::new(options.source.clone(), loaded, width as u32, height as u32)?;
+    let overlays = crate::render::Overlays {
+        tree_depth: options.tree_depth,
+        ..crate::render::Overlays::default()
+    };
+    let mut app = App::new(
+        options.source.clone(),
+        loaded,
+        width as u32,
+        height as u32,
+        overlays,
+    )?;
     let mut buffer: Vec<u32> = Vec::new();
     let mut frames = 0u64;
     let mut last_frame = Instant::now();

@@ -283,6 +283,14 @@ impl CircleTree {
         self.source_mass
     }
 
+    /// This tree standing for an outline of mass `mass` (per unit density,
+    /// local frame): how a tree written out explicitly keeps the mass of the
+    /// outline it was fitted to. The caller checks `mass` is finite.
+    pub(crate) fn with_source_mass(mut self, mass: MassProperties) -> CircleTree {
+        self.source_mass = Some(mass);
+        self
+    }
+
     /// Exact area, centroid and polar inertia (about the centroid) of the
     /// UNION of the leaf discs, per unit density (local frame): overlaps are
     /// counted once. Computed by Green's theorem over the arcs of each leaf
