@@ -245,18 +245,8 @@ impl<const P: usize> Batch<P> {
     }
 
     fn warm_start(&self, bodies: &mut [SolverBody]) {
-        let mut a = WideBody::gather(
-            bodies,
-            &self.body_a,
-            self.inv_mass_a,
-            self.inv_inertia_a,
-        );
-        let mut b = WideBody::gather(
-            bodies,
-            &self.body_b,
-            self.inv_mass_b,
-            self.inv_inertia_b,
-        );
+        let mut a = WideBody::gather(bodies, &self.body_a, self.inv_mass_a, self.inv_inertia_a);
+        let mut b = WideBody::gather(bodies, &self.body_b, self.inv_mass_b, self.inv_inertia_b);
         let (nx, ny) = (self.normal_x, self.normal_y);
         for p in &self.points {
             // tangent = -perp(n) = (ny, -nx)
@@ -270,18 +260,8 @@ impl<const P: usize> Batch<P> {
     }
 
     fn solve(&mut self, bodies: &mut [SolverBody], max_push: Real, inv_h: Real, use_bias: bool) {
-        let mut a = WideBody::gather(
-            bodies,
-            &self.body_a,
-            self.inv_mass_a,
-            self.inv_inertia_a,
-        );
-        let mut b = WideBody::gather(
-            bodies,
-            &self.body_b,
-            self.inv_mass_b,
-            self.inv_inertia_b,
-        );
+        let mut a = WideBody::gather(bodies, &self.body_a, self.inv_mass_a, self.inv_inertia_a);
+        let mut b = WideBody::gather(bodies, &self.body_b, self.inv_mass_b, self.inv_inertia_b);
         let (nx, ny) = (self.normal_x, self.normal_y);
         let inv_h = F4::splat(inv_h);
         let max_push = F4::splat(-max_push);
