@@ -125,10 +125,10 @@ impl WideBody {
             inv_inertia,
             ..WideBody::default()
         };
-        for l in 0..LANES {
+        for (l, &i) in index.iter().enumerate() {
             // An empty lane (index `u32::MAX`) or an index past the bodies
             // stands for the fixed body: zero velocity, never written back.
-            let b = bodies.get(index[l] as usize).unwrap_or(&SolverBody::FIXED);
+            let b = bodies.get(i as usize).unwrap_or(&SolverBody::FIXED);
             out.vx.0[l] = b.linear_velocity.x;
             out.vy.0[l] = b.linear_velocity.y;
             out.w.0[l] = b.angular_velocity;
