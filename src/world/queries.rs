@@ -153,9 +153,63 @@ impl World {
         shot: &Shot,
         filter: &QueryFilter,
     ) -> Result<Option<SceneHit>, WorldError> {
-        let mut hits = Vec::new();
-        self.cast_scene(shot, filter, false, &mut hits)?;
-        Ok(hits.first().copied())
+        let mut best: Option<SceneHit> = None;
+        let mut error = None;
+        self.broad_phase.ray_cast_thick(
+            shot.start(),
+            shot.delta(),
+            shot.radius(),
+            shot.range()[1],
+            |_, key, max_fraction| match self.cast_collider(shot, filter, key) {
+                Ok(Some(hit)) if hit.fraction <= max_fraction => {
+                    // The closest hit wins; a tie goes to the smaller handle,
+                    // as in the sorted `cast_thick_all`.
+                    let better = best.is_none_or(|b| {
+                        hit.fraction
+                            .total_cmp(&b.fraction)
+                            .then(hit.collider.cmp(&b.collider))
+                            .is_lt()
+                    });
+                    if better {
+                        best = Some(hit);
+                    }
+                    clip_at(hit.fraction)
+                }
+                Ok(_) => max_fraction,
+                Err(e) => {
+                    error.get_or_insert(e);
+                    max_fraction
+                }
+            },
+        )?;
+        match error {
+            Some(e) => Err(e.into()),
+            None => Ok(best),
+        }
+    }
+
+    /// `shot` against one collider (if the filter accepts it), in world terms.
+    fn cast_collider(
+        &self,
+        shot: &Shot,
+        filter: &QueryFilter,
+        key: super::handles::ColliderKey,
+    ) -> Result<Option<SceneHit>, crate::query::CastError> {
+        let Some(collider) = self.colliders.get(key).filter(|c| filter.accepts(c)) else {
+            return Ok(None);
+        };
+        let Some(body) = self.bodies.get(collider.body.key) else {
+            return Ok(None);
+        };
+        let pose = body.pose.compose(&collider.local_pose);
+        Ok(cast(shot, &collider.shape, &pose)?.map(|hit| SceneHit {
+            collider: self.collider_handle(key),
+            body: collider.body,
+            fraction: hit.fraction,
+            point: hit.point,
+            normal: hit.normal,
+            part: hit.part,
+        }))
     }
 
     /// Every collider a thick `shot` enters, one hit per collider, sorted by
@@ -186,35 +240,19 @@ impl World {
             shot.delta(),
             shot.radius(),
             shot.range()[1],
-            |_, key, max_fraction| {
-                let Some(collider) = self.colliders.get(key).filter(|c| filter.accepts(c)) else {
-                    return max_fraction;
-                };
-                let Some(body) = self.bodies.get(collider.body.key) else {
-                    return max_fraction;
-                };
-                let pose = body.pose.compose(&collider.local_pose);
-                match cast(shot, &collider.shape, &pose) {
-                    Ok(Some(hit)) if hit.fraction <= max_fraction => {
-                        hits.push(SceneHit {
-                            collider: self.collider_handle(key),
-                            body: collider.body,
-                            fraction: hit.fraction,
-                            point: hit.point,
-                            normal: hit.normal,
-                            part: hit.part,
-                        });
-                        if all {
-                            max_fraction
-                        } else {
-                            clip_at(hit.fraction)
-                        }
-                    }
-                    Ok(_) => max_fraction,
-                    Err(e) => {
-                        error.get_or_insert(e);
+            |_, key, max_fraction| match self.cast_collider(shot, filter, key) {
+                Ok(Some(hit)) if hit.fraction <= max_fraction => {
+                    hits.push(hit);
+                    if all {
                         max_fraction
+                    } else {
+                        clip_at(hit.fraction)
                     }
+                }
+                Ok(_) => max_fraction,
+                Err(e) => {
+                    error.get_or_insert(e);
+                    max_fraction
                 }
             },
         )?;
