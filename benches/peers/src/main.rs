@@ -14,10 +14,11 @@ mod report;
 mod rng;
 mod run;
 mod scenes;
+mod shots;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use report::Report;
-use run::Plan;
+use run::{Layout, Plan};
 
 /// Seed of the scenes and shots unless `--seed` says otherwise.
 const SEED: u64 = 0x00c1_4c1e;
@@ -33,6 +34,12 @@ enum SceneName {
     Trees,
     Scaling,
     Memory,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum LayoutName {
+    Deep,
+    Wide,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -68,6 +75,11 @@ struct Cli {
     /// default: a small pit would sleep through the timed steps).
     #[arg(long)]
     scaling_sleeping: bool,
+    /// How the scaling pits (and the memory run's) hold more balls: `deep`
+    /// keeps the 100 m box and 80 per row, `wide` repeats the 1k pit side by
+    /// side.
+    #[arg(long, value_enum, default_value = "deep")]
+    scaling_layout: LayoutName,
     /// Seed of the generated scenes and shots.
     #[arg(long, default_value_t = SEED)]
     seed: u64,
@@ -89,10 +101,20 @@ enum Cmd {
         /// Let bodies sleep.
         #[arg(long)]
         sleeping: bool,
+        /// The pit's layout.
+        #[arg(long, value_enum, default_value = "deep")]
+        layout: LayoutName,
         /// Seed of the ball pit.
         #[arg(long, default_value_t = SEED)]
         seed: u64,
     },
+}
+
+fn layout_of(name: LayoutName) -> Layout {
+    match name {
+        LayoutName::Deep => Layout::Deep,
+        LayoutName::Wide => Layout::Wide,
+    }
 }
 
 fn main() {
@@ -102,6 +124,7 @@ fn main() {
         bodies,
         steps,
         sleeping,
+        layout,
         seed,
     }) = cli.command
     {
@@ -109,16 +132,15 @@ fn main() {
             EngineName::Circlet => "circlet",
             EngineName::Rapier => "rapier",
         };
-        println!(
-            "{}",
-            mem::measure(name, bodies, steps, sleeping, seed).line()
-        );
+        let scene = layout_of(layout).pit(bodies, sleeping, seed);
+        println!("{}", mem::measure(name, scene, steps).line());
         return;
     }
+    let layout = layout_of(cli.scaling_layout);
     let plan = if cli.quick {
-        Plan::quick(cli.scaling_sleeping, cli.seed)
+        Plan::quick(cli.scaling_sleeping, layout, cli.seed)
     } else {
-        Plan::full(cli.rounds.max(1), cli.scaling_sleeping, cli.seed)
+        Plan::full(cli.rounds.max(1), cli.scaling_sleeping, layout, cli.seed)
     };
     let wants = |s: SceneName| cli.scenes.contains(&s);
     let mut report = Report::default();
@@ -135,7 +157,7 @@ fn main() {
             let scene = scenes::ball_pit(5_000, true, plan.seed);
             run::run_steps::<circlet_engine::Circlet>(&scene, plan.steps, 1, &[]).last
         });
-        run::shots(&plan, &mut report, &pile);
+        shots::run(&plan, &mut report, &pile);
     }
     if wants(SceneName::Trees) {
         run::trees(&plan, &mut report);

@@ -7,8 +7,8 @@ use crate::engine::Engine;
 use crate::measure::status_bytes;
 use crate::rapier_engine::Rapier;
 use crate::report::{Report, Row};
-use crate::run::Plan;
-use crate::scenes;
+use crate::run::{Layout, Plan};
+use crate::scenes::SceneDef;
 use std::process::Command;
 
 /// What a `mem` run measured (bytes).
@@ -50,9 +50,8 @@ impl MemUse {
     }
 }
 
-fn steps_in<E: Engine>(bodies: usize, steps: usize, sleeping: bool, seed: u64) -> MemUse {
-    let baseline = status_bytes("VmRSS").unwrap_or(0);
-    let scene = scenes::ball_pit(bodies, sleeping, seed);
+fn steps_in<E: Engine>(scene: SceneDef, steps: usize, baseline: u64) -> MemUse {
+    let bodies = scene.dynamic_count();
     let mut engine = E::build(&scene);
     drop(scene);
     for _ in 0..steps {
@@ -66,11 +65,14 @@ fn steps_in<E: Engine>(bodies: usize, steps: usize, sleeping: bool, seed: u64) -
     }
 }
 
-/// The `mem` subcommand: one engine, one ball pit, in this process.
-pub fn measure(engine: &str, bodies: usize, steps: usize, sleeping: bool, seed: u64) -> MemUse {
+/// The `mem` subcommand: one engine, one scene, in this process. The
+/// baseline is read before the engine builds anything (the scene's own
+/// description, freed before stepping, is in the baseline).
+pub fn measure(engine: &str, scene: SceneDef, steps: usize) -> MemUse {
+    let baseline = status_bytes("VmRSS").unwrap_or(0);
     match engine {
-        "circlet" => steps_in::<Circlet>(bodies, steps, sleeping, seed),
-        _ => steps_in::<Rapier>(bodies, steps, sleeping, seed),
+        "circlet" => steps_in::<Circlet>(scene, steps, baseline),
+        _ => steps_in::<Rapier>(scene, steps, baseline),
     }
 }
 
@@ -92,6 +94,13 @@ fn child(engine: &str, bodies: usize, plan: &Plan) -> Result<MemUse, String> {
     if plan.scaling_sleeping {
         command.arg("--sleeping");
     }
+    command.args([
+        "--layout",
+        match plan.scaling_layout {
+            Layout::Deep => "deep",
+            Layout::Wide => "wide",
+        },
+    ]);
     let output = command.output().map_err(|e| e.to_string())?;
     let text = String::from_utf8_lossy(&output.stdout);
     MemUse::parse(&text).ok_or_else(|| {
@@ -127,8 +136,9 @@ pub fn memory(plan: &Plan, report: &mut Report, bodies: usize) {
         condition: None,
     });
     report.notes.push(format!(
-        "memory, ball pit of {bodies} after {} steps: circlet {:.0} bytes/body, rapier2d {:.0} \
+        "memory, ball pit of {bodies} ({}) after {} steps: circlet {:.0} bytes/body, rapier2d {:.0} \
          bytes/body (peak − baseline; baselines {:.1} and {:.1} MiB)",
+        plan.scaling_layout.name(),
         plan.steps,
         c.bytes_per_body(),
         r.bytes_per_body(),
@@ -155,7 +165,7 @@ mod tests {
 
     #[test]
     fn a_small_pit_raises_the_peak() {
-        let m = measure("circlet", 500, 5, true, 1);
+        let m = measure("circlet", crate::scenes::ball_pit(500, true, 1), 5);
         assert!(m.peak >= m.baseline && m.baseline > 0);
     }
 }

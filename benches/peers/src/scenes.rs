@@ -187,18 +187,40 @@ fn wall_height(top: f32) -> f32 {
 /// 1.2, centred) dropped into a static box 100 m wide with walls 200 m tall
 /// (taller only if the grid is).
 pub fn ball_pit(count: usize, sleeping: bool, seed: u64) -> SceneDef {
-    let rows = count.div_ceil(PIT_PER_ROW);
+    ball_pit_in(count, PIT_PER_ROW, PIT_WIDTH, sleeping, seed)
+}
+
+/// Bodies of the pit that [`ball_pit_wide`] repeats side by side.
+pub const WIDE_UNIT: usize = 1_000;
+
+/// The 1,000-ball pit repeated side by side: 80 balls per row and 100 m of
+/// box width per 1,000 balls, so the pile is as deep at any count and each
+/// ball sees the same neighbourhood; only the number of balls grows.
+pub fn ball_pit_wide(count: usize, sleeping: bool, seed: u64) -> SceneDef {
+    let units = count.div_ceil(WIDE_UNIT).max(1);
+    ball_pit_in(
+        count,
+        PIT_PER_ROW * units,
+        PIT_WIDTH * units as f32,
+        sleeping,
+        seed,
+    )
+}
+
+/// `count` balls, `per_row` to a grid row, centred in a box `width` wide.
+fn ball_pit_in(count: usize, per_row: usize, width: f32, sleeping: bool, seed: u64) -> SceneDef {
+    let rows = count.div_ceil(per_row);
     let first_y = PIT_RADIUS + PIT_FLOOR_GAP;
     let top = first_y + PIT_SPACING * rows.saturating_sub(1) as f32 + PIT_RADIUS;
-    let half = PIT_WIDTH * 0.5;
+    let half = width * 0.5;
     let height = wall_height(top);
     let mut scene = SceneDef::empty(sleeping, [-half, -WALL, half, f32::INFINITY]);
     scene.open_box(half, height);
     let disc = scene.shape(ShapeDef::Circle(PIT_RADIUS));
     let mut rng = SplitMix64::new(seed);
-    let centre = (PIT_PER_ROW - 1) as f32 * 0.5;
+    let centre = (per_row - 1) as f32 * 0.5;
     for i in 0..count {
-        let (column, row) = (i % PIT_PER_ROW, i / PIT_PER_ROW);
+        let (column, row) = (i % per_row, i / per_row);
         let x = (column as f32 - centre) * PIT_SPACING + rng.symmetric(PIT_JITTER);
         let y = first_y + PIT_SPACING * row as f32;
         scene.bodies.push(BodyDef {
@@ -388,6 +410,21 @@ mod tests {
             panic!("walls are boxes");
         };
         assert!(2.0 * half[1] > top + PIT_RADIUS);
+    }
+
+    #[test]
+    fn wide_pits_repeat_the_1k_pit() {
+        let one = ball_pit(1_000, false, 1);
+        assert_eq!(ball_pit_wide(1_000, false, 1), one);
+        let wide = ball_pit_wide(32_000, false, 1);
+        assert_eq!(wide.dynamic_count(), 32_000);
+        let depth = |s: &SceneDef| {
+            s.dynamic_positions()
+                .iter()
+                .fold(0.0f32, |t, p| t.max(p[1]))
+        };
+        assert_eq!(depth(&wide), depth(&one));
+        assert!((wide.container[2] - 32.0 * one.container[2]).abs() < 1e-3);
     }
 
     #[test]
