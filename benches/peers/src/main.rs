@@ -142,6 +142,7 @@ fn main() {
     } else {
         Plan::full(cli.rounds.max(1), cli.scaling_sleeping, layout, cli.seed)
     };
+    let load_before = measure::load_average();
     let wants = |s: SceneName| cli.scenes.contains(&s);
     let mut report = Report::default();
     let mut pile = None;
@@ -173,7 +174,13 @@ fn main() {
             "circlet vs rapier2d {} (default features: 4-lane SIMD, no `parallel`), one thread each",
             rapier2d::VERSION
         ),
-        format!("machine: {}; date {}", measure::machine(), measure::today()),
+        format!(
+            "machine: {}; 1-minute load average {} before and {} after the run; date {}",
+            measure::machine(),
+            load_before.map_or("n/a".to_string(), |l| format!("{l:.2}")),
+            measure::load_average().map_or("n/a".to_string(), |l| format!("{l:.2}")),
+            measure::today()
+        ),
         format!(
             "{} round(s), {} steps per run, median ms/step of the last {}; dt 1/60, gravity -9.81, \
              friction {}, restitution {}, density {}; ratio = circlet ÷ rapier2d",

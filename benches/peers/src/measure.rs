@@ -59,6 +59,17 @@ pub fn machine() -> String {
     format!("{model}, {cores} logical cores")
 }
 
+/// The 1-minute load average (from `/proc/loadavg`): how busy the machine
+/// was besides this run.
+pub fn load_average() -> Option<f64> {
+    fs::read_to_string("/proc/loadavg")
+        .ok()?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
+}
+
 /// Today's date (UTC) as `YYYY-MM-DD`.
 pub fn today() -> String {
     let secs = std::time::SystemTime::now()
@@ -114,6 +125,11 @@ mod tests {
         assert_eq!(civil_from_days(11_016), (2000, 2, 29));
         assert_eq!(civil_from_days(19_782), (2024, 2, 29));
         assert_eq!(civil_from_days(-1), (1969, 12, 31));
+    }
+
+    #[test]
+    fn load_average_is_read() {
+        assert!(load_average().is_some_and(|l| l >= 0.0));
     }
 
     #[test]

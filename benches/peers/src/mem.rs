@@ -133,6 +133,7 @@ pub fn memory(plan: &Plan, report: &mut Report, bodies: usize) {
         circlet: mib(c.peak),
         rapier: mib(r.peak),
         target: Some(1.0),
+        circlet_target: None,
         condition: None,
     });
     report.notes.push(format!(

@@ -12,6 +12,9 @@ pub struct Row {
     pub rapier: f64,
     /// The largest acceptable ratio circlet ÷ rapier2d, if the row has one.
     pub target: Option<f64>,
+    /// The largest acceptable value of circlet's own figure (e.g. an
+    /// exponent), if the row has one.
+    pub circlet_target: Option<f64>,
     /// A further condition of the row (e.g. the pyramid stands in circlet).
     pub condition: Option<bool>,
 }
@@ -25,11 +28,12 @@ impl Row {
     /// Whether the ratio meets the target and the condition holds; `None`
     /// for a row without either.
     pub fn ok(&self) -> Option<bool> {
-        if self.target.is_none() && self.condition.is_none() {
+        if self.target.is_none() && self.circlet_target.is_none() && self.condition.is_none() {
             return None;
         }
         let ratio_ok = self.target.is_none_or(|t| self.ratio() <= t);
-        Some(ratio_ok && self.condition.unwrap_or(true))
+        let value_ok = self.circlet_target.is_none_or(|t| self.circlet <= t);
+        Some(ratio_ok && value_ok && self.condition.unwrap_or(true))
     }
 }
 
@@ -73,7 +77,11 @@ impl Report {
                     fmt_value(r.circlet),
                     fmt_value(r.rapier),
                     format!("{:.2}", r.ratio()),
-                    r.target.map_or(String::new(), |t| format!("≤ {t}")),
+                    match (r.target, r.circlet_target) {
+                        (Some(t), _) => format!("≤ {t}"),
+                        (None, Some(t)) => format!("circlet ≤ {t}"),
+                        (None, None) => String::new(),
+                    },
                     match r.ok() {
                         Some(true) => "yes".to_string(),
                         Some(false) => "NO".to_string(),
@@ -139,6 +147,7 @@ mod tests {
             circlet,
             rapier,
             target,
+            circlet_target: None,
             condition,
         }
     }
@@ -149,6 +158,12 @@ mod tests {
         assert_eq!(row(2.0, 4.0, Some(0.4), None).ok(), Some(false));
         assert_eq!(row(1.0, 4.0, Some(0.4), Some(false)).ok(), Some(false));
         assert_eq!(row(1.0, 4.0, None, None).ok(), None);
+        let exponent = |c| Row {
+            circlet_target: Some(1.1),
+            ..row(c, 1.6, None, None)
+        };
+        assert_eq!(exponent(1.05).ok(), Some(true));
+        assert_eq!(exponent(1.2).ok(), Some(false));
     }
 
     #[test]

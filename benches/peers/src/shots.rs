@@ -140,6 +140,7 @@ pub fn run(plan: &Plan, report: &mut Report, pile: &[[f32; 2]]) {
         circlet: thick_ns,
         rapier: ns(&r, CastKind::Ray),
         target: Some(0.3),
+        circlet_target: None,
         condition: Some(agree),
     });
     report.rows.push(Row {
@@ -147,6 +148,7 @@ pub fn run(plan: &Plan, report: &mut Report, pile: &[[f32; 2]]) {
         circlet: thick_ns,
         rapier: ns(&r, CastKind::ShapeCast),
         target: None,
+        circlet_target: None,
         condition: None,
     });
     report.rows.push(Row {
@@ -154,6 +156,7 @@ pub fn run(plan: &Plan, report: &mut Report, pile: &[[f32; 2]]) {
         circlet: ns(&c, CastKind::Ray),
         rapier: ns(&r, CastKind::Ray),
         target: None,
+        circlet_target: None,
         condition: None,
     });
     let starts_inside = thick.iter().filter(|h| **h == Some(0.0)).count();
