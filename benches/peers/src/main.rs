@@ -1,0 +1,196 @@
+//! Peer comparison: the same scenes in circlet and rapier2d, one thread
+//! each, in one process, alternating runs; prints a table of medians and
+//! the ratio circlet ÷ rapier2d.
+//!
+//! `cargo run --release -p circlet-peers -- [--scenes ballpit,pyramid,shots,trees,scaling,memory]
+//! [--rounds N] [--quick] [--markdown]`
+
+mod circlet_engine;
+mod engine;
+mod measure;
+mod mem;
+mod rapier_engine;
+mod report;
+mod rng;
+mod run;
+mod scenes;
+mod shots;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use report::Report;
+use run::{Layout, Plan};
+
+/// Seed of the scenes and shots unless `--seed` says otherwise.
+const SEED: u64 = 0x00c1_4c1e;
+
+/// Body count of the memory comparison.
+const MEM_BODIES: usize = 32_000;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum SceneName {
+    Ballpit,
+    Pyramid,
+    Shots,
+    Trees,
+    Scaling,
+    Memory,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum LayoutName {
+    Deep,
+    Wide,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum EngineName {
+    Circlet,
+    Rapier,
+}
+
+/// circlet vs rapier2d on the same scenes.
+#[derive(Parser, Debug)]
+#[command(version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Cmd>,
+    /// Scenes to run, comma separated.
+    #[arg(
+        long,
+        value_enum,
+        value_delimiter = ',',
+        default_value = "ballpit,pyramid,shots,trees,scaling,memory"
+    )]
+    scenes: Vec<SceneName>,
+    /// Rounds per scene (each runs both engines; the order swaps every round).
+    #[arg(long, default_value_t = 3)]
+    rounds: usize,
+    /// Smoke test: one round, 120 steps, 10,000 shots.
+    #[arg(long)]
+    quick: bool,
+    /// Print the table as markdown.
+    #[arg(long)]
+    markdown: bool,
+    /// Let bodies sleep in the scaling pits and the memory run (off by
+    /// default: a small pit would sleep through the timed steps).
+    #[arg(long)]
+    scaling_sleeping: bool,
+    /// How the scaling pits (and the memory run's) hold more balls: `deep`
+    /// keeps the 100 m box and 80 per row, `wide` repeats the 1k pit side by
+    /// side.
+    #[arg(long, value_enum, default_value = "deep")]
+    scaling_layout: LayoutName,
+    /// Seed of the generated scenes and shots.
+    #[arg(long, default_value_t = SEED)]
+    seed: u64,
+}
+
+#[derive(Subcommand, Debug)]
+enum Cmd {
+    /// Peak resident memory of one engine's ball pit (used by the table run).
+    Mem {
+        /// Which engine.
+        #[arg(long, value_enum)]
+        engine: EngineName,
+        /// Number of balls.
+        #[arg(long, default_value_t = MEM_BODIES)]
+        bodies: usize,
+        /// Steps to run.
+        #[arg(long, default_value_t = 600)]
+        steps: usize,
+        /// Let bodies sleep.
+        #[arg(long)]
+        sleeping: bool,
+        /// The pit's layout.
+        #[arg(long, value_enum, default_value = "deep")]
+        layout: LayoutName,
+        /// Seed of the ball pit.
+        #[arg(long, default_value_t = SEED)]
+        seed: u64,
+    },
+}
+
+fn layout_of(name: LayoutName) -> Layout {
+    match name {
+        LayoutName::Deep => Layout::Deep,
+        LayoutName::Wide => Layout::Wide,
+    }
+}
+
+fn main() {
+    let cli = Cli::parse();
+    if let Some(Cmd::Mem {
+        engine,
+        bodies,
+        steps,
+        sleeping,
+        layout,
+        seed,
+    }) = cli.command
+    {
+        let name = match engine {
+            EngineName::Circlet => "circlet",
+            EngineName::Rapier => "rapier",
+        };
+        let scene = layout_of(layout).pit(bodies, sleeping, seed);
+        println!("{}", mem::measure(name, scene, steps).line());
+        return;
+    }
+    let layout = layout_of(cli.scaling_layout);
+    let plan = if cli.quick {
+        Plan::quick(cli.scaling_sleeping, layout, cli.seed)
+    } else {
+        Plan::full(cli.rounds.max(1), cli.scaling_sleeping, layout, cli.seed)
+    };
+    let load_before = measure::load_average();
+    let wants = |s: SceneName| cli.scenes.contains(&s);
+    let mut report = Report::default();
+    let mut pile = None;
+    if wants(SceneName::Ballpit) {
+        pile = Some(run::ballpit(&plan, &mut report));
+    }
+    if wants(SceneName::Pyramid) {
+        run::pyramid(&plan, &mut report);
+    }
+    if wants(SceneName::Shots) {
+        let pile = pile.unwrap_or_else(|| {
+            eprintln!("shots: settling the ball pit in circlet");
+            let scene = scenes::ball_pit(5_000, true, plan.seed);
+            run::run_steps::<circlet_engine::Circlet>(&scene, plan.steps, 1, &[]).last
+        });
+        shots::run(&plan, &mut report, &pile);
+    }
+    if wants(SceneName::Trees) {
+        run::trees(&plan, &mut report);
+    }
+    if wants(SceneName::Scaling) {
+        run::scaling(&plan, &mut report);
+    }
+    if wants(SceneName::Memory) {
+        mem::memory(&plan, &mut report, MEM_BODIES);
+    }
+    let header = vec![
+        format!(
+            "circlet vs rapier2d {} (default features: 4-lane SIMD, no `parallel`), one thread each",
+            rapier2d::VERSION
+        ),
+        format!(
+            "machine: {}; 1-minute load average {} before and {} after the run; date {}",
+            measure::machine(),
+            load_before.map_or("n/a".to_string(), |l| format!("{l:.2}")),
+            measure::load_average().map_or("n/a".to_string(), |l| format!("{l:.2}")),
+            measure::today()
+        ),
+        format!(
+            "{} round(s), {} steps per run, median ms/step of the last {}; dt 1/60, gravity -9.81, \
+             friction {}, restitution {}, density {}; ratio = circlet ÷ rapier2d",
+            plan.rounds,
+            plan.steps,
+            plan.measured,
+            scenes::FRICTION,
+            scenes::RESTITUTION,
+            scenes::DENSITY
+        ),
+    ];
+    print!("{}", report.render(&header, cli.markdown));
+}

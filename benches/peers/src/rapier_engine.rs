@@ -1,0 +1,143 @@
+//! The rapier2d side: a [`PhysicsWorld`] built from a [`SceneDef`], with
+//! rapier's default integration parameters (4 solver iterations) and no CCD,
+//! both its defaults.
+
+use crate::engine::{CastKind, Engine};
+use crate::scenes::{SHOT_LENGTH, SHOT_RADIUS, SceneDef, ShapeDef, ShotDef};
+use rapier2d::parry::query::ShapeCastOptions;
+use rapier2d::parry::shape::Ball;
+use rapier2d::prelude::{
+    ColliderBuilder, MassProperties, PhysicsWorld, Pose, Ray, RigidBodyBuilder, RigidBodyHandle,
+    SharedShape, Vector,
+};
+
+/// rapier2d running one scene.
+pub struct Rapier {
+    world: PhysicsWorld,
+    dynamic: Vec<RigidBodyHandle>,
+}
+
+fn v(p: [f32; 2]) -> Vector {
+    Vector::new(p[0], p[1])
+}
+
+fn shape(def: &ShapeDef) -> SharedShape {
+    match def {
+        ShapeDef::Circle(r) => SharedShape::ball(*r),
+        ShapeDef::Box(h) => SharedShape::cuboid(h[0], h[1]),
+        ShapeDef::Balls { balls, .. } => SharedShape::compound(
+            balls
+                .iter()
+                .map(|b| {
+                    (
+                        Pose::from_translation(v(b.offset)),
+                        SharedShape::ball(b.radius),
+                    )
+                })
+                .collect(),
+        ),
+    }
+}
+
+impl Engine for Rapier {
+    const NAME: &'static str = "rapier2d";
+
+    fn build(scene: &SceneDef) -> Rapier {
+        let mut world = PhysicsWorld::new();
+        world.gravity = v(scene.gravity);
+        world.integration_parameters.dt = scene.dt;
+        // Each shape is built once and shared (a SharedShape is reference counted).
+        let shapes: Vec<SharedShape> = scene.shapes.iter().map(shape).collect();
+        let mut dynamic = Vec::with_capacity(scene.dynamic_count());
+        for body in &scene.bodies {
+            let builder = if body.dynamic {
+                RigidBodyBuilder::dynamic().can_sleep(scene.sleeping)
+            } else {
+                RigidBodyBuilder::fixed()
+            };
+            let rigid = builder.translation(v(body.pos)).rotation(body.angle);
+            let mut collider = ColliderBuilder::new(shapes[body.shape].clone())
+                .friction(scene.friction)
+                .restitution(scene.restitution)
+                .density(scene.density);
+            if let ShapeDef::Balls { mass, .. } = &scene.shapes[body.shape] {
+                // The union's mass, as circlet computes it: rapier's compound
+                // would count the balls' overlaps twice.
+                collider = collider.mass_properties(MassProperties::new(
+                    v(mass.centroid),
+                    mass.area * scene.density,
+                    mass.inertia * scene.density,
+                ));
+            }
+            let (handle, _) = world.insert(rigid, collider);
+            if body.dynamic {
+                dynamic.push(handle);
+            }
+        }
+        Rapier { world, dynamic }
+    }
+
+    fn prepare_queries(&mut self) {
+        // rapier's scene queries read the broad phase, filled by a step or here.
+        self.world.detect_collisions(&(), &());
+    }
+
+    fn step(&mut self) {
+        self.world.step();
+    }
+
+    fn positions(&self) -> Vec<[f32; 2]> {
+        self.dynamic
+            .iter()
+            .map(|&h| {
+                let t = self.world.bodies[h].translation();
+                [t.x, t.y]
+            })
+            .collect()
+    }
+
+    fn body_count(&self) -> usize {
+        self.world.bodies.len()
+    }
+
+    fn awake_count(&self) -> usize {
+        self.dynamic
+            .iter()
+            .filter(|&&h| !self.world.bodies[h].is_sleeping())
+            .count()
+    }
+
+    fn cast_kinds() -> &'static [CastKind] {
+        &[CastKind::Ray, CastKind::RayNormal, CastKind::ShapeCast]
+    }
+
+    fn cast(&self, shots: &[ShotDef], kind: CastKind, out: &mut Vec<Option<f32>>) {
+        let pipeline = self.world.query_pipeline();
+        let ball = Ball::new(SHOT_RADIUS);
+        let options = ShapeCastOptions::with_max_time_of_impact(1.0);
+        out.clear();
+        out.extend(shots.iter().map(|s| {
+            let (origin, dir) = (v(s.origin), v(s.dir));
+            match kind {
+                // `dir` is a unit vector: the time of impact is a distance.
+                CastKind::Ray => pipeline
+                    .cast_ray(&Ray::new(origin, dir), SHOT_LENGTH, true)
+                    .map(|(_, toi)| toi / SHOT_LENGTH),
+                CastKind::RayNormal => pipeline
+                    .cast_ray_and_get_normal(&Ray::new(origin, dir), SHOT_LENGTH, true)
+                    .map(|(_, hit)| hit.time_of_impact / SHOT_LENGTH),
+                // The velocity covers the segment in unit time: the time of
+                // impact is the fraction.
+                CastKind::ShapeCast => pipeline
+                    .cast_shape(
+                        &Pose::from_translation(origin),
+                        dir * SHOT_LENGTH,
+                        &ball,
+                        options,
+                    )
+                    .map(|(_, hit)| hit.time_of_impact),
+                CastKind::Thick => panic!("rapier2d offers no {kind:?} cast"),
+            }
+        }));
+    }
+}

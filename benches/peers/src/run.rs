@@ -1,0 +1,438 @@
+//! Running the scenes: both engines, one thread, one process, alternating
+//! which goes first from round to round; each step timed on its own.
+
+use crate::circlet_engine::{Circlet, union_mass};
+use crate::engine::Engine;
+use crate::measure::{log_log_slope, median};
+use crate::rapier_engine::Rapier;
+use crate::report::{Report, Row, fmt_value};
+use crate::scenes::{self, SceneDef};
+use std::time::Instant;
+
+/// How the scaling ball pits hold more balls.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Layout {
+    /// The ball pit's box and grid (100 m, 80 per row): the pile gets deeper.
+    Deep,
+    /// The 1,000-ball pit side by side: the pile gets wider, as deep at any count.
+    Wide,
+}
+
+impl Layout {
+    /// The pit of `count` balls in this layout.
+    pub fn pit(self, count: usize, sleeping: bool, seed: u64) -> SceneDef {
+        match self {
+            Layout::Deep => scenes::ball_pit(count, sleeping, seed),
+            Layout::Wide => scenes::ball_pit_wide(count, sleeping, seed),
+        }
+    }
+
+    /// Name in the report.
+    pub fn name(self) -> &'static str {
+        match self {
+            Layout::Deep => "deep: 100 m box, 80 per row",
+            Layout::Wide => "wide: 100 m and 80 per row per 1k balls",
+        }
+    }
+}
+
+/// How much to run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plan {
+    /// Rounds per scene; each round runs both engines once.
+    pub rounds: usize,
+    /// Steps per run.
+    pub steps: usize,
+    /// The last `measured` steps of a run are timed into the median.
+    pub measured: usize,
+    /// The pyramid must hold still from the first to the second step count.
+    pub stand_window: (usize, usize),
+    /// Number of shots.
+    pub shots: usize,
+    /// Body counts of the scaling ball pits.
+    pub scaling: Vec<usize>,
+    /// Sleeping in the scaling pits (and the memory run).
+    pub scaling_sleeping: bool,
+    /// How the scaling pits grow.
+    pub scaling_layout: Layout,
+    /// Seed of every generated scene and the shots.
+    pub seed: u64,
+}
+
+impl Plan {
+    /// The full comparison: 600 steps, the last 300 timed.
+    pub fn full(rounds: usize, scaling_sleeping: bool, scaling_layout: Layout, seed: u64) -> Plan {
+        Plan {
+            rounds,
+            steps: 600,
+            measured: 300,
+            stand_window: (100, 500),
+            shots: 100_000,
+            scaling: vec![1_000, 4_000, 16_000, 32_000],
+            scaling_sleeping,
+            scaling_layout,
+            seed,
+        }
+    }
+
+    /// A smoke test: one round, 120 steps (the last 60 timed), 10,000 shots.
+    pub fn quick(scaling_sleeping: bool, scaling_layout: Layout, seed: u64) -> Plan {
+        Plan {
+            rounds: 1,
+            steps: 120,
+            measured: 60,
+            stand_window: (20, 100),
+            shots: 10_000,
+            ..Plan::full(1, scaling_sleeping, scaling_layout, seed)
+        }
+    }
+}
+
+/// What one engine did in one run of a scene.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StepRun {
+    /// Time of each measured step (ms).
+    pub step_ms: Vec<f64>,
+    /// Dynamic body positions after each requested step count.
+    pub checkpoints: Vec<Vec<[f32; 2]>>,
+    /// Dynamic body positions after the last step.
+    pub last: Vec<[f32; 2]>,
+    /// Dynamic bodies awake after the last step.
+    pub awake: usize,
+    /// Dynamic bodies outside the scene's container after the last step.
+    pub escaped: usize,
+    /// The first step after which every dynamic body slept (and stayed
+    /// asleep to the end); `None` if they never all did or sleeping is off.
+    pub asleep_from: Option<usize>,
+}
+
+/// Builds `scene` in `E`, runs `steps` steps and times the last `measured`.
+pub fn run_steps<E: Engine>(
+    scene: &SceneDef,
+    steps: usize,
+    measured: usize,
+    checkpoints: &[usize],
+) -> StepRun {
+    let mut engine = E::build(scene);
+    assert_eq!(
+        engine.body_count(),
+        scene.bodies.len(),
+        "{} builds every body of the scene",
+        E::NAME
+    );
+    let mut step_ms = Vec::with_capacity(measured);
+    let mut snaps = Vec::new();
+    let mut asleep_from = None;
+    for step in 1..=steps {
+        let start = Instant::now();
+        engine.step();
+        let ms = start.elapsed().as_secs_f64() * 1e3;
+        if scene.sleeping {
+            let asleep = engine.awake_count() == 0;
+            asleep_from = match (asleep, asleep_from) {
+                (true, None) => Some(step),
+                (true, since) => since,
+                (false, _) => None,
+            };
+        }
+        if step + measured > steps {
+            step_ms.push(ms);
+        }
+        if checkpoints.contains(&step) {
+            snaps.push(engine.positions());
+        }
+    }
+    let last = engine.positions();
+    let c = scene.container;
+    let escaped = last
+        .iter()
+        .filter(|p| !(p[0] >= c[0] && p[0] <= c[2] && p[1] >= c[1] && p[1] <= c[3]))
+        .count();
+    StepRun {
+        step_ms,
+        checkpoints: snaps,
+        last,
+        awake: engine.awake_count(),
+        escaped,
+        asleep_from,
+    }
+}
+
+/// Runs `circlet` and `rapier` once per round, circlet first in even
+/// rounds and rapier first in odd ones; returns each engine's results in
+/// round order.
+pub fn alternate<R>(
+    rounds: usize,
+    label: &str,
+    mut circlet: impl FnMut() -> R,
+    mut rapier: impl FnMut() -> R,
+) -> (Vec<R>, Vec<R>) {
+    let (mut c, mut r) = (Vec::new(), Vec::new());
+    for round in 0..rounds {
+        eprintln!("{label}: round {} of {rounds}", round + 1);
+        if round % 2 == 0 {
+            c.push(circlet());
+            r.push(rapier());
+        } else {
+            r.push(rapier());
+            c.push(circlet());
+        }
+    }
+    (c, r)
+}
+
+/// Median ms/step over every measured step of every round.
+fn median_ms(runs: &[StepRun]) -> f64 {
+    let all: Vec<f64> = runs
+        .iter()
+        .flat_map(|r| r.step_ms.iter().copied())
+        .collect();
+    median(&all)
+}
+
+/// Runs one stepping scene in both engines and adds its row; returns the
+/// first round's runs (circlet, rapier2d).
+fn stepping_scene(
+    plan: &Plan,
+    report: &mut Report,
+    name: &str,
+    scene: &SceneDef,
+    target: Option<f64>,
+    checkpoints: &[usize],
+) -> (StepRun, StepRun) {
+    let (c, r) = alternate(
+        plan.rounds,
+        name,
+        || run_steps::<Circlet>(scene, plan.steps, plan.measured, checkpoints),
+        || run_steps::<Rapier>(scene, plan.steps, plan.measured, checkpoints),
+    );
+    let row = Row {
+        scene: format!("{name} (ms/step)"),
+        circlet: median_ms(&c),
+        rapier: median_ms(&r),
+        target,
+        circlet_target: None,
+        condition: None,
+    };
+    eprintln!(
+        "{name}: circlet {} ms/step, rapier2d {} ms/step",
+        fmt_value(row.circlet),
+        fmt_value(row.rapier)
+    );
+    report.rows.push(row);
+    let (c0, r0) = (c.into_iter().next(), r.into_iter().next());
+    (c0.expect("one round"), r0.expect("one round"))
+}
+
+fn awake_note(report: &mut Report, name: &str, c: &StepRun, r: &StepRun, bodies: usize) {
+    let since = |run: &StepRun| {
+        run.asleep_from.map_or("never all asleep".to_string(), |s| {
+            format!("all asleep from step {s}")
+        })
+    };
+    report.notes.push(format!(
+        "{name}: after the last step {} (circlet) and {} (rapier2d) of {bodies} bodies awake \
+         ({}; {}), {} and {} outside the box",
+        c.awake,
+        r.awake,
+        since(c),
+        since(r),
+        c.escaped,
+        r.escaped
+    ));
+}
+
+/// `ballpit`: 5,000 balls dropped into the box; returns circlet's settled
+/// positions (the pile the shots are fired into).
+pub fn ballpit(plan: &Plan, report: &mut Report) -> Vec<[f32; 2]> {
+    let scene = scenes::ball_pit(5_000, true, plan.seed);
+    let (c, r) = stepping_scene(plan, report, "ballpit 5k", &scene, Some(0.4), &[]);
+    awake_note(report, "ballpit", &c, &r, 5_000);
+    c.last
+}
+
+/// Steps between the pyramid's position samples in the stand window.
+pub const STAND_SAMPLE: usize = 10;
+
+/// How the pyramid held over a series of snapshots: (largest displacement
+/// of the top box, largest sideways slide of any box), both from the first
+/// snapshot (m). The top box is the last body.
+pub fn pyramid_motion(snapshots: &[Vec<[f32; 2]>]) -> (f32, f32) {
+    let Some(first) = snapshots.first().filter(|s| !s.is_empty()) else {
+        return (f32::NAN, f32::NAN);
+    };
+    let (mut top, mut slide) = (0.0f32, 0.0f32);
+    for snap in &snapshots[1..] {
+        if let (Some(b), Some(a)) = (first.last(), snap.last()) {
+            top = top.max(((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt());
+        }
+        for (b, a) in first.iter().zip(snap) {
+            slide = slide.max((a[0] - b[0]).abs());
+        }
+    }
+    (top, slide)
+}
+
+/// The pyramid stands: the top box moves less than 0.02 m and no box
+/// slides sideways more than 0.1 m over the window.
+pub fn stands(top: f32, slide: f32) -> bool {
+    top < 0.02 && slide < 0.1
+}
+
+/// `pyramid`: 5,050 boxes, sleeping off; whether it stands, and the sag.
+pub fn pyramid(plan: &Plan, report: &mut Report) {
+    let scene = scenes::pyramid(100);
+    let top_y = scene.dynamic_positions().last().expect("boxes")[1];
+    let (from, to) = plan.stand_window;
+    let samples: Vec<usize> = (from..=to).step_by(STAND_SAMPLE).collect();
+    let (c, r) = stepping_scene(plan, report, "pyramid 5050", &scene, Some(1.0), &samples);
+    let mut stood = Vec::new();
+    for (name, run) in [("circlet", &c), ("rapier2d", &r)] {
+        let (top, slide) = pyramid_motion(&run.checkpoints);
+        let tops: Vec<[f32; 2]> = run
+            .checkpoints
+            .iter()
+            .filter_map(|s| s.last().copied())
+            .collect();
+        let range = |k: usize| {
+            let (lo, hi) = tops
+                .iter()
+                .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), p| {
+                    (lo.min(p[k]), hi.max(p[k]))
+                });
+            hi - lo
+        };
+        let sag = top_y - run.last.last().expect("boxes")[1];
+        let ok = stands(top, slide);
+        stood.push(ok);
+        report.notes.push(format!(
+            "pyramid, {name}: {} (steps {from}–{to}, every {STAND_SAMPLE}: top box moved up to \
+             {top:.4} m, its x spanned {:.4} m and its y {:.4} m; largest sideways slide of any \
+             box {slide:.4} m); settled sag of the top box {sag:.4} m",
+            if ok { "stands" } else { "DOES NOT STAND" },
+            range(0),
+            range(1),
+        ));
+    }
+    if let Some(row) = report.rows.last_mut() {
+        row.condition = Some(stood[0]);
+    }
+}
+
+/// `trees`: 1,000 bodies of 16-leaf circle trees (rapier2d: compounds of
+/// the same 16 balls, with the same mass).
+pub fn trees(plan: &Plan, report: &mut Report) {
+    let mass = union_mass(&scenes::hull_balls());
+    let scene = scenes::trees(mass, plan.seed);
+    let (c, r) = stepping_scene(plan, report, "trees 1k×16", &scene, Some(0.5), &[]);
+    awake_note(report, "trees", &c, &r, scenes::TREE_BODIES);
+}
+
+/// `scaling`: ball pits of each size in `plan.scaling`; one row per size
+/// and the log-log slope of ms/step against bodies per engine.
+pub fn scaling(plan: &Plan, report: &mut Report) {
+    let (mut c_pts, mut r_pts) = (Vec::new(), Vec::new());
+    for &count in &plan.scaling {
+        let scene = plan
+            .scaling_layout
+            .pit(count, plan.scaling_sleeping, plan.seed);
+        let name = format!("scaling {}k", count / 1_000);
+        let (c, r) = stepping_scene(plan, report, &name, &scene, None, &[]);
+        let row = report.rows.last().expect("row just added");
+        c_pts.push((count as f64, row.circlet));
+        r_pts.push((count as f64, row.rapier));
+        if c.escaped + r.escaped > 0 {
+            awake_note(report, &name, &c, &r, count);
+        }
+    }
+    let (cs, rs) = (log_log_slope(&c_pts), log_log_slope(&r_pts));
+    report.rows.push(Row {
+        scene: format!(
+            "scaling exponent {}k→{}k",
+            plan.scaling.first().copied().unwrap_or(0) / 1_000,
+            plan.scaling.last().copied().unwrap_or(0) / 1_000
+        ),
+        circlet: cs,
+        rapier: rs,
+        target: None,
+        circlet_target: Some(1.1),
+        condition: None,
+    });
+    report.notes.push(format!(
+        "scaling: log-log slope of ms/step vs bodies over {:?} bodies, {}, sleeping {}",
+        plan.scaling,
+        plan.scaling_layout.name(),
+        if plan.scaling_sleeping { "on" } else { "off" },
+    ));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn both_adapters_build_the_same_bodies() {
+        let mass = union_mass(&scenes::hull_balls());
+        for scene in [
+            scenes::ball_pit(300, true, 1),
+            scenes::pyramid(10),
+            scenes::trees(mass, 1),
+        ] {
+            let (c, r) = (Circlet::build(&scene), Rapier::build(&scene));
+            assert_eq!(c.body_count(), scene.bodies.len());
+            assert_eq!(r.body_count(), scene.bodies.len());
+            assert_eq!(c.positions(), scene.dynamic_positions());
+            let rp = r.positions();
+            for (a, b) in rp.iter().zip(scene.dynamic_positions()) {
+                assert!((a[0] - b[0]).abs() < 1e-5 && (a[1] - b[1]).abs() < 1e-5);
+            }
+        }
+    }
+
+    #[test]
+    fn both_engines_drop_balls_onto_the_floor() {
+        let scene = scenes::ball_pit(160, true, 1);
+        for run in [
+            run_steps::<Circlet>(&scene, 120, 10, &[60]),
+            run_steps::<Rapier>(&scene, 120, 10, &[60]),
+        ] {
+            assert_eq!(run.step_ms.len(), 10);
+            assert_eq!(run.checkpoints.len(), 1);
+            assert_eq!(run.escaped, 0);
+            // Two rows of balls end up resting low in the box.
+            assert!(
+                run.last.iter().all(|p| p[1] < 2.5 && p[1] > 0.3),
+                "{:?}",
+                run.last
+            );
+        }
+    }
+
+    #[test]
+    fn pyramid_motion_and_stands() {
+        let before = vec![[0.0, 0.5], [1.0, 0.5], [0.5, 1.5]];
+        let swayed = vec![[0.0, 0.5], [1.05, 0.5], [0.53, 1.5]];
+        let after = vec![[0.0, 0.5], [1.05, 0.5], [0.5, 1.49]];
+        let (top, slide) = pyramid_motion(&[before.clone(), after.clone()]);
+        assert!((top - 0.01).abs() < 1e-5 && (slide - 0.05).abs() < 1e-5);
+        assert!(stands(top, slide));
+        // A sway in between counts though the top box came back.
+        let (top, _) = pyramid_motion(&[before, swayed, after]);
+        assert!((top - 0.03).abs() < 1e-5);
+        assert!(!stands(top, slide));
+        assert!(!stands(0.03, 0.0) && !stands(0.0, 0.2));
+    }
+
+    #[test]
+    fn alternate_swaps_the_order() {
+        let order = std::cell::RefCell::new(Vec::new());
+        let (c, r) = alternate(
+            3,
+            "t",
+            || order.borrow_mut().push('c'),
+            || order.borrow_mut().push('r'),
+        );
+        assert_eq!((c.len(), r.len()), (3, 3));
+        assert_eq!(order.into_inner(), vec!['c', 'r', 'r', 'c', 'c', 'r']);
+    }
+}
