@@ -109,10 +109,15 @@ impl Feature {
 /// `normals[i]` through `vertices[i]`) the separation of `other` is
 /// `min_j normals[i]·(other[j] - vertices[i])`. Returns the largest separation
 /// and its face (the first on ties; `(-inf, 0)` without faces).
+///
+/// Stops at the first face whose separation exceeds `stop_above` and returns
+/// it: callers pass the gap beyond which they report no contact, so the
+/// remaining faces could not change their answer.
 pub(super) fn max_face_separation(
     vertices: &[Vec2],
     normals: &[Vec2],
     other: &[Vec2],
+    stop_above: Real,
 ) -> (Real, usize) {
     let mut best = (Real::NEG_INFINITY, 0);
     for (i, (vertex, normal)) in vertices.iter().zip(normals).enumerate() {
@@ -122,6 +127,9 @@ pub(super) fn max_face_separation(
             .fold(Real::INFINITY, Real::min);
         if separation > best.0 {
             best = (separation, i);
+            if separation > stop_above {
+                break;
+            }
         }
     }
     best
@@ -229,36 +237,81 @@ struct ClipVertex {
     incident_feature: u16,
 }
 
+/// Up to two clip vertices, kept in order on the stack: clipping a segment
+/// by a half-plane never makes more than two.
+#[derive(Clone, Copy, Debug)]
+struct ClipPoints {
+    points: [ClipVertex; 2],
+    len: usize,
+}
+
+impl ClipPoints {
+    const EMPTY: ClipPoints = ClipPoints {
+        points: [ClipVertex {
+            point: Vec2::new(0.0, 0.0),
+            reference_feature: 0,
+            incident_feature: 0,
+        }; 2],
+        len: 0,
+    };
+
+    fn as_slice(&self) -> &[ClipVertex] {
+        &self.points[..self.len]
+    }
+
+    /// Appends `vertex`; a third vertex cannot arise and would be dropped.
+    fn push(&mut self, vertex: ClipVertex) {
+        if let Some(slot) = self.points.get_mut(self.len) {
+            *slot = vertex;
+            self.len += 1;
+        }
+    }
+
+    /// Keeps the vertices for which `keep` holds, in order.
+    fn retain(&mut self, keep: impl Fn(&ClipVertex) -> bool) {
+        let mut kept = ClipPoints::EMPTY;
+        for vertex in self.as_slice() {
+            if keep(vertex) {
+                kept.push(*vertex);
+            }
+        }
+        *self = kept;
+    }
+}
+
 /// Keeps the part of the clip polygon (one or two points) where
 /// `side·(p - origin) <= 0`; a point made on the plane is named
 /// `(plane_feature, incident edge_feature)`.
 fn clip_half_plane(
-    points: &[ClipVertex],
+    points: &ClipPoints,
     side: Vec2,
     origin: Vec2,
     plane_feature: u16,
     incident_edge_feature: u16,
-) -> SmallVec<[ClipVertex; 2]> {
-    let mut kept = SmallVec::new();
-    let distances: SmallVec<[Real; 2]> = points
-        .iter()
-        .map(|v| side.dot(&(v.point - origin)))
-        .collect();
-    for (vertex, distance) in points.iter().zip(&distances) {
-        if *distance <= 0.0 {
-            kept.push(*vertex);
+) -> ClipPoints {
+    let mut kept = ClipPoints::EMPTY;
+    let distance_of = |v: &ClipVertex| side.dot(&(v.point - origin));
+    match points.as_slice() {
+        [only] if distance_of(only) <= 0.0 => kept.push(*only),
+        [first, second] => {
+            let (d0, d1) = (distance_of(first), distance_of(second));
+            if d0 <= 0.0 {
+                kept.push(*first);
+            }
+            if d1 <= 0.0 {
+                kept.push(*second);
+            }
+            if (d0 < 0.0 && d1 > 0.0) || (d0 > 0.0 && d1 < 0.0) {
+                // side·(p0 + s (p1 - p0) - origin) = 0  ⇒  s = d0 / (d0 - d1).
+                let s = d0 / (d0 - d1);
+                kept.push(ClipVertex {
+                    point: first.point + (second.point - first.point) * s,
+                    reference_feature: plane_feature,
+                    incident_feature: incident_edge_feature,
+                });
+            }
         }
-    }
-    if let ([first, second], [d0, d1]) = (points, distances.as_slice())
-        && ((*d0 < 0.0 && *d1 > 0.0) || (*d0 > 0.0 && *d1 < 0.0))
-    {
-        // side·(p0 + s (p1 - p0) - origin) = 0  ⇒  s = d0 / (d0 - d1).
-        let s = d0 / (d0 - d1);
-        kept.push(ClipVertex {
-            point: first.point + (second.point - first.point) * s,
-            reference_feature: plane_feature,
-            incident_feature: incident_edge_feature,
-        });
+        _ => {}
     }
     kept
 }
@@ -285,7 +338,8 @@ fn clip_half_plane(
 /// through rounding, when the deepest end sits on a side plane), the deepest
 /// end's cap point is reported alone, so a pair the SAT found overlapping
 /// always gets a point. `None` only when even that point is farther than the
-/// margin.
+/// margin. The faces may be given in any rigid frame; the manifold is in
+/// that frame.
 pub(super) fn face_manifold(
     reference: &Face,
     incident: &Face,
@@ -307,18 +361,21 @@ pub(super) fn face_manifold(
         incident_feature: deepest_feature,
     };
     let lift = incident.normal * incident.radius;
-    let side = [
-        ClipVertex {
-            point: incident.start + lift,
-            reference_feature: reference.edge_feature,
-            incident_feature: incident.start_feature,
-        },
-        ClipVertex {
-            point: incident.end + lift,
-            reference_feature: reference.edge_feature,
-            incident_feature: incident.end_feature,
-        },
-    ];
+    let side = ClipPoints {
+        points: [
+            ClipVertex {
+                point: incident.start + lift,
+                reference_feature: reference.edge_feature,
+                incident_feature: incident.start_feature,
+            },
+            ClipVertex {
+                point: incident.end + lift,
+                reference_feature: reference.edge_feature,
+                incident_feature: incident.end_feature,
+            },
+        ],
+        len: 2,
+    };
     let past_start = clip_half_plane(
         &side,
         -tangent,
@@ -338,18 +395,18 @@ pub(super) fn face_manifold(
     let in_slab = (-tangent).dot(&(deepest_end - reference.start)) <= 0.0
         && tangent.dot(&(deepest_end - reference.end)) <= 0.0;
     if in_slab {
-        let same_end = surface_points.iter().position(|v| {
+        let same_end = surface_points.as_slice().iter().position(|v| {
             v.reference_feature == cap.reference_feature
                 && v.incident_feature == cap.incident_feature
         });
         let along = |v: &ClipVertex| tangent.dot(&(v.point - cap.point)).abs();
         match (same_end, surface_points.as_slice()) {
-            (Some(i), _) => surface_points[i] = cap,
+            (Some(i), _) => surface_points.points[i] = cap,
             (None, [first, second]) => {
                 // The cap's side point was clipped: the cap takes the place of
                 // the clipped point on its side.
                 let nearest = usize::from(along(second) < along(first));
-                surface_points[nearest] = cap;
+                surface_points.points[nearest] = cap;
             }
             (None, _) => surface_points.push(cap),
         }
@@ -366,35 +423,33 @@ pub(super) fn face_manifold(
         } else {
             *first
         };
-        surface_points.clear();
+        surface_points = ClipPoints::EMPTY;
         surface_points.push(deeper);
     }
-    if surface_points.is_empty() {
+    if surface_points.len == 0 {
         if depth_of(cap.point) < -margin {
             return None;
         }
         surface_points.push(cap);
     }
-    let contact_points = surface_points
-        .iter()
-        .map(|v| {
-            let depth = depth_of(v.point);
-            let id = if reference_is_a {
-                FeatureId::new(v.reference_feature, v.incident_feature)
-            } else {
-                FeatureId::new(v.incident_feature, v.reference_feature)
-            };
-            ContactPoint {
-                // The reference surface lies `depth` beyond the incident
-                // point along the normal: midway is half of it.
-                point: v.point + normal * (depth * 0.5),
-                depth,
-                id,
-                part_a: None,
-                part_b: None,
-            }
-        })
-        .collect();
+    let mut contact_points = SmallVec::new();
+    for v in surface_points.as_slice() {
+        let depth = depth_of(v.point);
+        let id = if reference_is_a {
+            FeatureId::new(v.reference_feature, v.incident_feature)
+        } else {
+            FeatureId::new(v.incident_feature, v.reference_feature)
+        };
+        contact_points.push(ContactPoint {
+            // The reference surface lies `depth` beyond the incident
+            // point along the normal: midway is half of it.
+            point: v.point + normal * (depth * 0.5),
+            depth,
+            id,
+            part_a: None,
+            part_b: None,
+        });
+    }
     Some(Manifold {
         normal: if reference_is_a { normal } else { -normal },
         points: contact_points,
@@ -455,38 +510,37 @@ pub(super) fn closest_between_outlines(a: &[Vec2], b: &[Vec2]) -> ClosestFeature
         feature_a: Feature::Vertex(0),
         feature_b: Feature::Vertex(0),
     };
+    // Candidates compare by squared distance; one square root at the end.
+    let mut best_squared = Real::INFINITY;
     for (j, w) in b.iter().enumerate() {
         for i in 0..a.len() {
-            let next = (i + 1) % a.len();
+            let next = if i + 1 == a.len() { 0 } else { i + 1 };
             let (q, t) = closest_on_segment(*w, a[i], a[next]);
-            let distance = (w - q).norm();
-            if distance < best.distance {
-                best = ClosestFeatures {
-                    distance,
-                    point_a: q,
-                    point_b: *w,
-                    feature_a: Feature::on_segment(t, i, next, i),
-                    feature_b: Feature::Vertex(j),
-                };
+            let squared = (w - q).norm_squared();
+            if squared < best_squared {
+                best_squared = squared;
+                best.point_a = q;
+                best.point_b = *w;
+                best.feature_a = Feature::on_segment(t, i, next, i);
+                best.feature_b = Feature::Vertex(j);
             }
         }
     }
     for (i, v) in a.iter().enumerate() {
         for j in 0..b.len() {
-            let next = (j + 1) % b.len();
+            let next = if j + 1 == b.len() { 0 } else { j + 1 };
             let (q, t) = closest_on_segment(*v, b[j], b[next]);
-            let distance = (v - q).norm();
-            if distance < best.distance {
-                best = ClosestFeatures {
-                    distance,
-                    point_a: *v,
-                    point_b: q,
-                    feature_a: Feature::Vertex(i),
-                    feature_b: Feature::on_segment(t, j, next, j),
-                };
+            let squared = (v - q).norm_squared();
+            if squared < best_squared {
+                best_squared = squared;
+                best.point_a = *v;
+                best.point_b = q;
+                best.feature_a = Feature::Vertex(i);
+                best.feature_b = Feature::on_segment(t, j, next, j);
             }
         }
     }
+    best.distance = best_squared.sqrt();
     best
 }
 

@@ -44,7 +44,8 @@ pub fn contact_capsule_polygon(
     let right = vec2(direction.y, -direction.x);
     let vertices = &polygon_b.vertices;
     // The core against B's faces: separation of the core from face k.
-    let (face_gap, face) = max_face_separation(vertices, &polygon_b.normals, &core_a);
+    let (face_gap, face) =
+        max_face_separation(vertices, &polygon_b.normals, &core_a, radius_a + margin);
     // B against the core's sides (outward normal ±right through a).
     let side_gap_along = |normal: Vec2| {
         vertices

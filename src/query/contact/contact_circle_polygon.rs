@@ -25,8 +25,12 @@ pub fn contact_circle_polygon(
     if !is_usable(polygon_b) {
         return None;
     }
-    let (separation, face) =
-        max_face_separation(&polygon_b.vertices, &polygon_b.normals, &[center_a]);
+    let (separation, face) = max_face_separation(
+        &polygon_b.vertices,
+        &polygon_b.normals,
+        &[center_a],
+        Real::INFINITY,
+    );
     if radius_a - separation < -margin {
         return None;
     }

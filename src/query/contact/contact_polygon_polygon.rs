@@ -35,13 +35,21 @@ pub fn contact_polygon_polygon(
     if !is_usable(polygon_a) || !is_usable(polygon_b) {
         return None;
     }
-    let (gap_a, face_a) =
-        max_face_separation(&polygon_a.vertices, &polygon_a.normals, &polygon_b.vertices);
+    let (gap_a, face_a) = max_face_separation(
+        &polygon_a.vertices,
+        &polygon_a.normals,
+        &polygon_b.vertices,
+        margin,
+    );
     if gap_a > margin {
         return None;
     }
-    let (gap_b, face_b) =
-        max_face_separation(&polygon_b.vertices, &polygon_b.normals, &polygon_a.vertices);
+    let (gap_b, face_b) = max_face_separation(
+        &polygon_b.vertices,
+        &polygon_b.normals,
+        &polygon_a.vertices,
+        margin,
+    );
     if gap_b > margin {
         return None;
     }
