@@ -8,7 +8,6 @@
 
 use super::{ContactPoint, FeatureId, Manifold};
 use crate::math::{Real, Vec2};
-use crate::query::placed::WorldPolygon;
 use smallvec::SmallVec;
 
 /// Below this length a vector has no usable direction: its squared components
@@ -32,12 +31,6 @@ pub(super) const POINT_MERGE_FRACTION: Real = 1e-3;
 /// A margin that is negative or NaN acts as 0 (`max` ignores NaN).
 pub(super) fn sanitize_margin(margin: Real) -> Real {
     margin.max(0.0)
-}
-
-/// True when a world polygon can be collided: at least one vertex and one
-/// normal per vertex (its fields are public, so this is not a given).
-pub(super) fn is_usable(polygon: &WorldPolygon) -> bool {
-    !polygon.vertices.is_empty() && polygon.vertices.len() == polygon.normals.len()
 }
 
 /// The unit vector along `v`, or `None` when `v` is too short to have a direction.
@@ -146,18 +139,6 @@ pub(super) fn incident_edge(normals: &[Vec2], reference_normal: Vec2) -> usize {
         }
     }
     best.1
-}
-
-/// Size of a set of points: the larger side of their bounding box (metres).
-pub(super) fn extent(points: &[Vec2]) -> Real {
-    let Some(first) = points.first() else {
-        return 0.0;
-    };
-    let (min, max) = points
-        .iter()
-        .fold((*first, *first), |(lo, hi), p| (lo.inf(p), hi.sup(p)));
-    let size = max - min;
-    size.x.max(size.y)
 }
 
 /// An edge of a core with the features of its ends, as a reference face or

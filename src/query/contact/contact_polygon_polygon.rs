@@ -13,9 +13,10 @@
 //! clipping above gives the points, with negative depths.
 
 use super::clip::{
-    Face, Feature, REFERENCE_FACE_BIAS, closest_between_outlines, extent, face_manifold,
-    incident_edge, is_usable, max_face_separation, point_manifold, sanitize_margin, unit,
+    Face, Feature, REFERENCE_FACE_BIAS, closest_between_outlines, face_manifold, incident_edge,
+    max_face_separation, point_manifold, sanitize_margin, unit,
 };
+use super::local_frame::{ContactFrame, PolygonCore};
 use super::{FeatureId, Manifold};
 use crate::math::Real;
 use crate::query::placed::WorldPolygon;
@@ -31,30 +32,49 @@ pub fn contact_polygon_polygon(
     polygon_b: &WorldPolygon,
     margin: Real,
 ) -> Option<Manifold> {
+    contact_polygon_polygon_core(
+        PolygonCore::of_world(polygon_a)?,
+        PolygonCore::of_world(polygon_b)?,
+        margin,
+        &ContactFrame::WORLD,
+    )
+}
+
+/// [`contact_polygon_polygon`] for polygons given in the rigid `frame`
+/// (which only sizes the reference face bias); the manifold is in `frame`.
+pub(super) fn contact_polygon_polygon_core(
+    polygon_a: PolygonCore<'_>,
+    polygon_b: PolygonCore<'_>,
+    margin: Real,
+    frame: &ContactFrame,
+) -> Option<Manifold> {
     let margin = sanitize_margin(margin);
-    if !is_usable(polygon_a) || !is_usable(polygon_b) {
-        return None;
-    }
     let (gap_a, face_a) = max_face_separation(
-        &polygon_a.vertices,
-        &polygon_a.normals,
-        &polygon_b.vertices,
+        polygon_a.vertices,
+        polygon_a.normals,
+        polygon_b.vertices,
         margin,
     );
     if gap_a > margin {
         return None;
     }
     let (gap_b, face_b) = max_face_separation(
-        &polygon_b.vertices,
-        &polygon_b.normals,
-        &polygon_a.vertices,
+        polygon_b.vertices,
+        polygon_b.normals,
+        polygon_a.vertices,
         margin,
     );
     if gap_b > margin {
         return None;
     }
-    let size = extent(&polygon_a.vertices).max(extent(&polygon_b.vertices));
-    let reference_is_a = gap_b <= gap_a + REFERENCE_FACE_BIAS * size;
+    // A's face wins unless B's is better by more than the bias; the size is
+    // only needed when B's face is better at all.
+    let reference_is_a = gap_b <= gap_a || {
+        let size = frame
+            .world_extent(polygon_a.vertices)
+            .max(frame.world_extent(polygon_b.vertices));
+        gap_b <= gap_a + REFERENCE_FACE_BIAS * size
+    };
     let (reference_polygon, incident_polygon, face) = if reference_is_a {
         (polygon_a, polygon_b, face_a)
     } else {
@@ -64,7 +84,7 @@ pub fn contact_polygon_polygon(
     if face_gap > 0.0 {
         // Apart (only with a margin): the faces bound the distance from below;
         // the closest features tell a face contact from a vertex-vertex one.
-        let closest = closest_between_outlines(&polygon_a.vertices, &polygon_b.vertices);
+        let closest = closest_between_outlines(polygon_a.vertices, polygon_b.vertices);
         if closest.distance > margin {
             return None;
         }
@@ -88,13 +108,9 @@ pub fn contact_polygon_polygon(
             ));
         }
     }
-    let reference = Face::of_polygon(
-        &reference_polygon.vertices,
-        &reference_polygon.normals,
-        face,
-    );
-    let k = incident_edge(&incident_polygon.normals, reference.normal);
-    let incident = Face::of_polygon(&incident_polygon.vertices, &incident_polygon.normals, k);
+    let reference = Face::of_polygon(reference_polygon.vertices, reference_polygon.normals, face);
+    let k = incident_edge(incident_polygon.normals, reference.normal);
+    let incident = Face::of_polygon(incident_polygon.vertices, incident_polygon.normals, k);
     face_manifold(&reference, &incident, reference_is_a, margin)
 }
 

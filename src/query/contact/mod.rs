@@ -67,6 +67,9 @@ mod contact_circle_polygon;
 mod contact_polygon_polygon;
 mod contact_simple_convex;
 mod contact_simple_simple;
+mod local_frame;
+
+use local_frame::FramedPair;
 
 pub use contact_capsule_capsule::contact_capsule_capsule;
 pub use contact_capsule_polygon::contact_capsule_polygon;
@@ -152,12 +155,17 @@ impl Manifold {
 
     /// The same manifold seen with A and B swapped: normal negated, ids flipped.
     pub fn flipped(mut self) -> Self {
+        self.flip();
+        self
+    }
+
+    /// Turns this manifold into [`Manifold::flipped`] in place.
+    fn flip(&mut self) {
         self.normal = -self.normal;
         for p in &mut self.points {
             p.id = p.id.flipped();
             std::mem::swap(&mut p.part_a, &mut p.part_b);
         }
-        self
     }
 }
 
@@ -204,7 +212,17 @@ pub fn contact_with_margin(
     pose_b: &Pose,
     margin: Real,
 ) -> Option<Manifold> {
-    contact_placed(&Placed::new(a, pose_a), &Placed::new(b, pose_b), margin)
+    // Convex polygon pairs, and discs and capsules against them, skip placing
+    // both shapes in the world (see `local_frame`).
+    let Some(framed) = FramedPair::of(a, b) else {
+        return contact_placed(&Placed::new(a, pose_a), &Placed::new(b, pose_b), margin);
+    };
+    let manifold = framed.contact(a, pose_a, b, pose_b, margin);
+    // Checked in place: `Option::filter` would move the manifold once more.
+    if manifold.as_ref().is_some_and(|m| !m.is_finite()) {
+        return None;
+    }
+    manifold
 }
 
 /// [`contact_with_margin`] for shapes already placed in the world.
