@@ -6,9 +6,9 @@
 //! coordinates) grown by a radius. Separations are measured between cores;
 //! depth = radius of A + radius of B − core separation.
 
-use super::{ContactPoint, FeatureId, Manifold};
+use super::FeatureId;
+use super::convex_manifold::{ConvexManifold, ConvexPoint};
 use crate::math::{Real, Vec2};
-use smallvec::SmallVec;
 
 /// Below this length a vector has no usable direction: its squared components
 /// approach the smallest normal f32 (1.2e-38), so dividing by its norm would no
@@ -114,10 +114,15 @@ pub(super) fn max_face_separation(
 ) -> (Real, usize) {
     let mut best = (Real::NEG_INFINITY, 0);
     for (i, (vertex, normal)) in vertices.iter().zip(normals).enumerate() {
-        let separation = other
-            .iter()
-            .map(|p| normal.dot(&(p - vertex)))
-            .fold(Real::INFINITY, Real::min);
+        // A plain comparison skips NaN as `Real::min` does, without its
+        // NaN-handling instructions in this innermost loop.
+        let mut separation = Real::INFINITY;
+        for p in other {
+            let distance = normal.dot(&(p - vertex));
+            if distance < separation {
+                separation = distance;
+            }
+        }
         if separation > best.0 {
             best = (separation, i);
             if separation > stop_above {
@@ -164,7 +169,7 @@ pub(super) struct Face {
 impl Face {
     /// Edge `i` of a counter-clockwise polygon core (radius 0).
     pub(super) fn of_polygon(vertices: &[Vec2], normals: &[Vec2], i: usize) -> Face {
-        let j = (i + 1) % vertices.len();
+        let j = if i + 1 < vertices.len() { i + 1 } else { 0 };
         Face {
             start: vertices[i],
             end: vertices[j],
@@ -326,7 +331,7 @@ pub(super) fn face_manifold(
     incident: &Face,
     reference_is_a: bool,
     margin: Real,
-) -> Option<Manifold> {
+) -> Option<ConvexManifold> {
     let tangent = reference.end - reference.start;
     let normal = reference.normal;
     let separation_of = |p: Vec2| normal.dot(&(p - reference.start));
@@ -413,116 +418,28 @@ pub(super) fn face_manifold(
         }
         surface_points.push(cap);
     }
-    let mut contact_points = SmallVec::new();
-    for v in surface_points.as_slice() {
+    let to_contact = |v: &ClipVertex| {
         let depth = depth_of(v.point);
-        let id = if reference_is_a {
-            FeatureId::new(v.reference_feature, v.incident_feature)
-        } else {
-            FeatureId::new(v.incident_feature, v.reference_feature)
-        };
-        contact_points.push(ContactPoint {
+        ConvexPoint {
             // The reference surface lies `depth` beyond the incident
             // point along the normal: midway is half of it.
             point: v.point + normal * (depth * 0.5),
             depth,
-            id,
-            part_a: None,
-            part_b: None,
-        });
-    }
-    Some(Manifold {
-        normal: if reference_is_a { normal } else { -normal },
-        points: contact_points,
-    })
-}
-
-/// A one-point manifold between core point `core_a` (radius `radius_a`) and
-/// core point `core_b` (radius `radius_b`) whose cores are `separation` apart
-/// along the unit `normal` (A to B).
-pub(super) fn point_manifold(
-    normal: Vec2,
-    core_a: Vec2,
-    radius_a: Real,
-    core_b: Vec2,
-    radius_b: Real,
-    separation: Real,
-    id: FeatureId,
-) -> Manifold {
-    let surface_a = core_a + normal * radius_a;
-    let surface_b = core_b - normal * radius_b;
-    let mut points = SmallVec::new();
-    points.push(ContactPoint {
-        point: (surface_a + surface_b) * 0.5,
-        depth: radius_a + radius_b - separation,
-        id,
-        part_a: None,
-        part_b: None,
-    });
-    Manifold { normal, points }
-}
-
-/// The closest pair of points between two disjoint outlines (polygon, segment
-/// or point cores, listed in order), with the features they lie on.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct ClosestFeatures {
-    /// Distance between the cores (metres).
-    pub distance: Real,
-    /// Closest point on A's core (world).
-    pub point_a: Vec2,
-    /// Closest point on B's core (world).
-    pub point_b: Vec2,
-    /// Feature of A holding `point_a`.
-    pub feature_a: Feature,
-    /// Feature of B holding `point_b`.
-    pub feature_b: Feature,
-}
-
-/// Closest points between the boundaries of two outlines that do not
-/// intersect: for disjoint convex cores one of the closest points is a vertex,
-/// so the minimum over every vertex against every edge of the other is exact.
-/// Edge `i` runs from vertex `i` to `i + 1` (wrapping). The first candidate
-/// wins ties, with A's edges tried first.
-pub(super) fn closest_between_outlines(a: &[Vec2], b: &[Vec2]) -> ClosestFeatures {
-    let mut best = ClosestFeatures {
-        distance: Real::INFINITY,
-        point_a: a.first().copied().unwrap_or_default(),
-        point_b: b.first().copied().unwrap_or_default(),
-        feature_a: Feature::Vertex(0),
-        feature_b: Feature::Vertex(0),
+            id: if reference_is_a {
+                FeatureId::new(v.reference_feature, v.incident_feature)
+            } else {
+                FeatureId::new(v.incident_feature, v.reference_feature)
+            },
+        }
     };
-    // Candidates compare by squared distance; one square root at the end.
-    let mut best_squared = Real::INFINITY;
-    for (j, w) in b.iter().enumerate() {
-        for i in 0..a.len() {
-            let next = if i + 1 == a.len() { 0 } else { i + 1 };
-            let (q, t) = closest_on_segment(*w, a[i], a[next]);
-            let squared = (w - q).norm_squared();
-            if squared < best_squared {
-                best_squared = squared;
-                best.point_a = q;
-                best.point_b = *w;
-                best.feature_a = Feature::on_segment(t, i, next, i);
-                best.feature_b = Feature::Vertex(j);
-            }
-        }
-    }
-    for (i, v) in a.iter().enumerate() {
-        for j in 0..b.len() {
-            let next = if j + 1 == b.len() { 0 } else { j + 1 };
-            let (q, t) = closest_on_segment(*v, b[j], b[next]);
-            let squared = (v - q).norm_squared();
-            if squared < best_squared {
-                best_squared = squared;
-                best.point_a = *v;
-                best.point_b = q;
-                best.feature_a = Feature::Vertex(i);
-                best.feature_b = Feature::on_segment(t, j, next, j);
-            }
-        }
-    }
-    best.distance = best_squared.sqrt();
-    best
+    let [first, rest @ ..] = surface_points.as_slice() else {
+        return None;
+    };
+    Some(ConvexManifold::new(
+        if reference_is_a { normal } else { -normal },
+        to_contact(first),
+        rest.first().map(to_contact),
+    ))
 }
 
 #[cfg(test)]
@@ -564,13 +481,13 @@ mod tests {
             edge_feature: edge_feature(0),
         };
         let m = face_manifold(&reference, &incident, true, 0.0).unwrap();
-        assert_eq!(m.points.len(), 2);
-        for p in &m.points {
+        assert_eq!(m.points().len(), 2);
+        for p in m.points() {
             assert!((p.depth - 0.1).abs() < 1e-6);
             assert!((p.point.y + 0.05).abs() < 1e-6);
             assert_eq!(p.id.feature_b(), edge_feature(0));
         }
-        let mut ids: Vec<u16> = m.points.iter().map(|p| p.id.feature_a()).collect();
+        let mut ids: Vec<u16> = m.points().iter().map(|p| p.id.feature_a()).collect();
         ids.sort();
         assert_eq!(ids, vec![vertex_feature(2), vertex_feature(3)]);
         // Beyond the margin nothing is kept.
@@ -581,27 +498,9 @@ mod tests {
         assert_eq!(
             face_manifold(&reference, &far, true, 0.5)
                 .unwrap()
-                .points
+                .points()
                 .len(),
             2
         );
-    }
-
-    #[test]
-    fn closest_between_outlines_finds_vertex_and_edge() {
-        let square = [
-            vec2(0.0, 0.0),
-            vec2(1.0, 0.0),
-            vec2(1.0, 1.0),
-            vec2(0.0, 1.0),
-        ];
-        let point = [vec2(3.0, 2.0)];
-        let c = closest_between_outlines(&square, &point);
-        assert!((c.distance - 5f32.sqrt()).abs() < 1e-6);
-        assert_eq!(c.feature_a, Feature::Vertex(2));
-        let segment = [vec2(2.0, 0.25), vec2(2.0, 0.75)];
-        let c = closest_between_outlines(&square, &segment);
-        assert!((c.distance - 1.0).abs() < 1e-6);
-        assert_eq!(c.feature_a, Feature::Edge(1));
     }
 }

@@ -13,10 +13,12 @@
 //!   core's side is the reference; two vertices closest give one point.
 
 use super::clip::{
-    Face, Feature, REFERENCE_FACE_BIAS, closest_between_outlines, face_manifold, incident_edge,
-    max_face_separation, point_manifold, sanitize_margin, unit,
+    Face, Feature, REFERENCE_FACE_BIAS, face_manifold, incident_edge, max_face_separation,
+    sanitize_margin, unit,
 };
+use super::closest::closest_between_outlines;
 use super::contact_circle_polygon::contact_circle_polygon_core;
+use super::convex_manifold::{ConvexManifold, point_manifold};
 use super::local_frame::{ContactFrame, PolygonCore};
 use super::{FeatureId, Manifold};
 use crate::math::{Real, Vec2, vec2};
@@ -37,6 +39,7 @@ pub fn contact_capsule_polygon(
 ) -> Option<Manifold> {
     let polygon_b = PolygonCore::of_world(polygon_b)?;
     contact_capsule_polygon_core(core_a, radius_a, polygon_b, margin, &ContactFrame::WORLD)
+        .map(ConvexManifold::into_manifold)
 }
 
 /// [`contact_capsule_polygon`] for a core and polygon given in the rigid
@@ -48,7 +51,7 @@ pub(super) fn contact_capsule_polygon_core(
     polygon_b: PolygonCore<'_>,
     margin: Real,
     frame: &ContactFrame,
-) -> Option<Manifold> {
+) -> Option<ConvexManifold> {
     let margin = sanitize_margin(margin);
     let Some(direction) = unit(core_a[1] - core_a[0]) else {
         return contact_circle_polygon_core(core_a[0], radius_a, polygon_b, margin);
@@ -108,7 +111,7 @@ fn cores_apart(
     radius_a: Real,
     polygon_b: PolygonCore<'_>,
     margin: Real,
-) -> Option<Manifold> {
+) -> Option<ConvexManifold> {
     // Polygon first, so that on a tie a polygon face is the reference.
     let closest = closest_between_outlines(polygon_b.vertices, &core_a);
     if radius_a - closest.distance < -margin {

@@ -1,9 +1,10 @@
 //! Contact between a disc and a convex polygon (a point is a disc of radius 0).
 
 use super::clip::{
-    Feature, closest_between_outlines, edge_feature, max_face_separation, point_manifold,
-    sanitize_margin, unit, vertex_feature,
+    Feature, edge_feature, max_face_separation, sanitize_margin, unit, vertex_feature,
 };
+use super::closest::closest_between_outlines;
+use super::convex_manifold::{ConvexManifold, point_manifold};
 use super::local_frame::PolygonCore;
 use super::{FeatureId, Manifold};
 use crate::math::{Real, Vec2};
@@ -28,6 +29,7 @@ pub fn contact_circle_polygon(
         PolygonCore::of_world(polygon_b)?,
         margin,
     )
+    .map(ConvexManifold::into_manifold)
 }
 
 /// [`contact_circle_polygon`] for a centre and polygon given in any rigid
@@ -37,7 +39,7 @@ pub(super) fn contact_circle_polygon_core(
     radius_a: Real,
     polygon_b: PolygonCore<'_>,
     margin: Real,
-) -> Option<Manifold> {
+) -> Option<ConvexManifold> {
     let margin = sanitize_margin(margin);
     let (separation, face) = max_face_separation(
         polygon_b.vertices,

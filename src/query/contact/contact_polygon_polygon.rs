@@ -13,9 +13,11 @@
 //! clipping above gives the points, with negative depths.
 
 use super::clip::{
-    Face, Feature, REFERENCE_FACE_BIAS, closest_between_outlines, face_manifold, incident_edge,
-    max_face_separation, point_manifold, sanitize_margin, unit,
+    Face, Feature, REFERENCE_FACE_BIAS, face_manifold, incident_edge, max_face_separation,
+    sanitize_margin, unit,
 };
+use super::closest::{BoundingLine, closest_between_bounded_outlines};
+use super::convex_manifold::{ConvexManifold, point_manifold};
 use super::local_frame::{ContactFrame, PolygonCore};
 use super::{FeatureId, Manifold};
 use crate::math::Real;
@@ -38,6 +40,7 @@ pub fn contact_polygon_polygon(
         margin,
         &ContactFrame::WORLD,
     )
+    .map(ConvexManifold::into_manifold)
 }
 
 /// [`contact_polygon_polygon`] for polygons given in the rigid `frame`
@@ -47,7 +50,7 @@ pub(super) fn contact_polygon_polygon_core(
     polygon_b: PolygonCore<'_>,
     margin: Real,
     frame: &ContactFrame,
-) -> Option<Manifold> {
+) -> Option<ConvexManifold> {
     let margin = sanitize_margin(margin);
     let (gap_a, face_a) = max_face_separation(
         polygon_a.vertices,
@@ -84,7 +87,19 @@ pub(super) fn contact_polygon_polygon_core(
     if face_gap > 0.0 {
         // Apart (only with a margin): the faces bound the distance from below;
         // the closest features tell a face contact from a vertex-vertex one.
-        let closest = closest_between_outlines(polygon_a.vertices, polygon_b.vertices);
+        // Each polygon lies behind its own best face.
+        let closest = closest_between_bounded_outlines(
+            polygon_a.vertices,
+            Some(BoundingLine {
+                normal: polygon_a.normals[face_a],
+                point: polygon_a.vertices[face_a],
+            }),
+            polygon_b.vertices,
+            Some(BoundingLine {
+                normal: polygon_b.normals[face_b],
+                point: polygon_b.vertices[face_b],
+            }),
+        );
         if closest.distance > margin {
             return None;
         }

@@ -16,10 +16,10 @@
 //! rather than to the world origin. Polygons of more than
 //! [`MAX_FRAMED_VERTICES`] vertices take the world-frame path.
 
-use super::Manifold;
 use super::contact_capsule_polygon::contact_capsule_polygon_core;
 use super::contact_circle_polygon::contact_circle_polygon_core;
 use super::contact_polygon_polygon::contact_polygon_polygon_core;
+use super::convex_manifold::ConvexManifold;
 use crate::math::{Pose, Real, Rot2, Vec2, vec2};
 use crate::query::placed::WorldPolygon;
 use crate::shape::Shape;
@@ -122,11 +122,8 @@ impl ContactFrame {
     }
 
     /// Maps a manifold computed in this frame to world coordinates.
-    fn manifold_to_world(&self, manifold: &mut Manifold) {
-        manifold.normal = self.rotation * manifold.normal;
-        for point in &mut manifold.points {
-            point.point = self.origin + self.rotation * point.point;
-        }
+    fn manifold_to_world(&self, manifold: &mut ConvexManifold) {
+        manifold.transform(&self.rotation, self.origin);
     }
 }
 
@@ -140,23 +137,25 @@ struct FramedPolygon {
 }
 
 impl FramedPolygon {
-    /// The local vertices (times `scale`) and normals of a convex polygon
-    /// kind that [`FramedPair::of`] accepted (any other shape gives an empty
-    /// polygon, which the pair functions never see).
-    fn of_shape(shape: &Shape, scale: Real) -> Self {
-        let mut polygon = FramedPolygon {
-            vertices: [Vec2::zeros(); MAX_FRAMED_VERTICES],
-            normals: [Vec2::zeros(); MAX_FRAMED_VERTICES],
-            len: 0,
-        };
+    /// Room for a polygon; [`FramedPolygon::load`] fills it.
+    const EMPTY: FramedPolygon = FramedPolygon {
+        vertices: [Vec2::new(0.0, 0.0); MAX_FRAMED_VERTICES],
+        normals: [Vec2::new(0.0, 0.0); MAX_FRAMED_VERTICES],
+        len: 0,
+    };
+
+    /// Loads a convex polygon kind that [`FramedPair::of`] accepted, placed
+    /// with `pose` (any other shape leaves the polygon empty, which the pair
+    /// functions never see). `pose` maps local points to the contact frame.
+    fn load(&mut self, shape: &Shape, pose: &Pose) {
         match shape {
-            Shape::Aabb(aabb) => polygon.fill(&aabb.vertices(), &AABB_NORMALS),
+            Shape::Aabb(aabb) => self.place(&aabb.vertices(), &AABB_NORMALS, pose),
             Shape::OrientedRect(rect) => {
                 // Edges run along +x, +y, −x, −y of the rectangle's own axes.
                 let [x_axis, y_axis] = rect.axes();
-                polygon.fill(&rect.vertices(), &[-y_axis, x_axis, y_axis, -x_axis]);
+                self.place(&rect.vertices(), &[-y_axis, x_axis, y_axis, -x_axis], pose);
             }
-            Shape::ConvexPolygon(convex) => polygon.fill(convex.vertices(), convex.normals()),
+            Shape::ConvexPolygon(convex) => self.place(convex.vertices(), convex.normals(), pose),
             Shape::TileTriangle(tile) => {
                 let vertices = tile.vertices();
                 let mut normals = [Vec2::zeros(); 3];
@@ -164,20 +163,15 @@ impl FramedPolygon {
                     let edge = vertices[(i + 1) % 3] - vertices[i];
                     *normal = vec2(edge.y, -edge.x).normalize();
                 }
-                polygon.fill(&vertices, &normals);
+                self.place(&vertices, &normals, pose);
             }
-            _ => {}
+            _ => self.len = 0,
         }
-        for vertex in &mut polygon.vertices[..polygon.len] {
-            *vertex *= scale;
-        }
-        polygon
     }
 
-    /// Copies `vertices` and `normals` (as many as the shorter and the
-    /// capacity allow), element by element: a few pairs do not pay for a
-    /// call to `memcpy`.
-    fn fill(&mut self, vertices: &[Vec2], normals: &[Vec2]) {
+    /// Places local `vertices` and `normals` with `pose` (as many as the
+    /// shorter and the capacity allow).
+    fn place(&mut self, vertices: &[Vec2], normals: &[Vec2], pose: &Pose) {
         let mut len = 0;
         for ((slot, normal_slot), (vertex, normal)) in self
             .vertices
@@ -185,22 +179,11 @@ impl FramedPolygon {
             .zip(&mut self.normals)
             .zip(vertices.iter().zip(normals))
         {
-            *slot = *vertex;
-            *normal_slot = *normal;
+            *slot = pose.transform_point(*vertex);
+            *normal_slot = pose.rotate(*normal);
             len += 1;
         }
         self.len = len;
-    }
-
-    /// Rotates and translates the (already scaled) polygon by `pose`'s
-    /// rotation and translation.
-    fn move_by(&mut self, pose: &Pose) {
-        for vertex in &mut self.vertices[..self.len] {
-            *vertex = pose.translation + pose.rotation * *vertex;
-        }
-        for normal in &mut self.normals[..self.len] {
-            *normal = pose.rotation * *normal;
-        }
     }
 
     fn core(&self) -> PolygonCore<'_> {
@@ -249,7 +232,7 @@ impl Round {
         polygon: PolygonCore<'_>,
         margin: Real,
         frame: &ContactFrame,
-    ) -> Option<Manifold> {
+    ) -> Option<ConvexManifold> {
         match *self {
             Round::Disc(center, radius) => {
                 contact_circle_polygon_core(center, radius, polygon, margin)
@@ -307,52 +290,71 @@ impl FramedPair {
         b: &Shape,
         pose_b: &Pose,
         margin: Real,
-    ) -> Option<Manifold> {
-        match self {
+    ) -> Option<ConvexManifold> {
+        let mut manifold = match self {
             FramedPair::PolygonPolygon => {
-                let mut polygon_a = FramedPolygon::of_shape(a, pose_a.scale);
-                let mut polygon_b = FramedPolygon::of_shape(b, pose_b.scale);
-                let frame = if in_frame_of_b(a, pose_a, b, pose_b) {
-                    let frame = ContactFrame::of_pose(pose_b);
-                    polygon_a.move_by(&frame.relative(pose_a));
-                    frame
+                let b_owns_frame = in_frame_of_b(a, pose_a, b, pose_b);
+                let (owner, owner_pose, other, other_pose) = if b_owns_frame {
+                    (b, pose_b, a, pose_a)
                 } else {
-                    let frame = ContactFrame::of_pose(pose_a);
-                    polygon_b.move_by(&frame.relative(pose_b));
-                    frame
+                    (a, pose_a, b, pose_b)
                 };
-                let mut manifold = contact_polygon_polygon_core(
-                    polygon_a.core(),
-                    polygon_b.core(),
-                    margin,
-                    &frame,
-                );
-                if let Some(m) = &mut manifold {
-                    frame.manifold_to_world(m);
-                }
-                manifold
+                let frame = ContactFrame::of_pose(owner_pose);
+                let mut owner_storage = FramedPolygon::EMPTY;
+                let owner_core = local_core(owner, owner_pose.scale, &mut owner_storage);
+                let mut other_polygon = FramedPolygon::EMPTY;
+                other_polygon.load(other, &frame.relative(other_pose));
+                let (core_a, core_b) = if b_owns_frame {
+                    (other_polygon.core(), owner_core)
+                } else {
+                    (owner_core, other_polygon.core())
+                };
+                let manifold = contact_polygon_polygon_core(core_a, core_b, margin, &frame);
+                (manifold, frame)
             }
             FramedPair::PolygonRound => {
-                let polygon_a = FramedPolygon::of_shape(a, pose_a.scale);
                 let frame = ContactFrame::of_pose(pose_a);
+                let mut storage = FramedPolygon::EMPTY;
+                let polygon_a = local_core(a, pose_a.scale, &mut storage);
                 let round_b = Round::of_shape(b, &frame.relative(pose_b));
-                let mut manifold = round_b.contact_polygon(polygon_a.core(), margin, &frame);
+                let mut manifold = round_b.contact_polygon(polygon_a, margin, &frame);
                 if let Some(m) = &mut manifold {
-                    frame.manifold_to_world(m);
                     m.flip();
                 }
-                manifold
+                (manifold, frame)
             }
             FramedPair::RoundPolygon => {
-                let polygon_b = FramedPolygon::of_shape(b, pose_b.scale);
                 let frame = ContactFrame::of_pose(pose_b);
+                let mut storage = FramedPolygon::EMPTY;
+                let polygon_b = local_core(b, pose_b.scale, &mut storage);
                 let round_a = Round::of_shape(a, &frame.relative(pose_a));
-                let mut manifold = round_a.contact_polygon(polygon_b.core(), margin, &frame);
-                if let Some(m) = &mut manifold {
-                    frame.manifold_to_world(m);
-                }
-                manifold
+                let manifold = round_a.contact_polygon(polygon_b, margin, &frame);
+                (manifold, frame)
             }
+        };
+        if let (Some(m), frame) = &mut manifold {
+            frame.manifold_to_world(m);
+        }
+        manifold.0
+    }
+}
+
+/// The polygon `shape` in its own contact frame (its local vertices times
+/// `scale`, its local normals): borrowed from a [`crate::shape::ConvexPolygon`] at scale
+/// 1, else placed in `storage`.
+fn local_core<'s>(
+    shape: &'s Shape,
+    scale: Real,
+    storage: &'s mut FramedPolygon,
+) -> PolygonCore<'s> {
+    match shape {
+        Shape::ConvexPolygon(convex) if scale == 1.0 => PolygonCore {
+            vertices: convex.vertices(),
+            normals: convex.normals(),
+        },
+        _ => {
+            storage.load(shape, &Pose::IDENTITY.with_scale(scale));
+            storage.core()
         }
     }
 }

@@ -59,6 +59,7 @@
 //! resting contact survive the switch. The ids of one manifold are distinct.
 
 mod clip;
+mod closest;
 mod contact_capsule_capsule;
 mod contact_capsule_polygon;
 mod contact_circle_capsule;
@@ -67,6 +68,7 @@ mod contact_circle_polygon;
 mod contact_polygon_polygon;
 mod contact_simple_convex;
 mod contact_simple_simple;
+mod convex_manifold;
 mod local_frame;
 
 use local_frame::FramedPair;
@@ -217,12 +219,8 @@ pub fn contact_with_margin(
     let Some(framed) = FramedPair::of(a, b) else {
         return contact_placed(&Placed::new(a, pose_a), &Placed::new(b, pose_b), margin);
     };
-    let manifold = framed.contact(a, pose_a, b, pose_b, margin);
-    // Checked in place: `Option::filter` would move the manifold once more.
-    if manifold.as_ref().is_some_and(|m| !m.is_finite()) {
-        return None;
-    }
-    manifold
+    let manifold = framed.contact(a, pose_a, b, pose_b, margin)?;
+    manifold.is_finite().then(|| manifold.into_manifold())
 }
 
 /// [`contact_with_margin`] for shapes already placed in the world.
