@@ -1,13 +1,12 @@
 //! Primitive geometry shared by the contact pair functions: closest points on
-//! segments, SAT separations, reference/incident clipping and the building of
-//! manifold points from cores and radii.
+//! segments, SAT separations and the faces that reference/incident clipping
+//! ([`super::face_manifold`]) works on.
 //!
 //! Every shape here is a *core* (point, segment or convex polygon, world
 //! coordinates) grown by a radius. Separations are measured between cores;
 //! depth = radius of A + radius of B − core separation.
 
 use super::FeatureId;
-use super::convex_manifold::{ConvexManifold, ConvexPoint};
 use crate::math::{Real, Vec2};
 
 /// Below this length a vector has no usable direction: its squared components
@@ -21,12 +20,6 @@ pub(super) const MIN_DIRECTION_LENGTH: Real = 1e-18;
 /// between steps. 1e-6 relative stays far below the 1e-4 m that moves a
 /// depth measurably, so the depth is still the true penetration.
 pub(super) const REFERENCE_FACE_BIAS: Real = 1e-6;
-
-/// Two clipped points closer than this fraction of the reference face's
-/// length are one contact: they arise when an incident vertex sits on a side
-/// plane, and two coincident points would only give a solver the same
-/// constraint twice (and flicker between one and two points with rounding).
-pub(super) const POINT_MERGE_FRACTION: Real = 1e-3;
 
 /// A margin that is negative or NaN acts as 0 (`max` ignores NaN).
 pub(super) fn sanitize_margin(margin: Real) -> Real {
@@ -214,234 +207,6 @@ impl Face {
     }
 }
 
-/// A point of the incident edge during clipping, named by the pair of
-/// features (reference, incident) that meet there.
-#[derive(Clone, Copy, Debug)]
-struct ClipVertex {
-    point: Vec2,
-    reference_feature: u16,
-    incident_feature: u16,
-}
-
-/// Up to two clip vertices, kept in order on the stack: clipping a segment
-/// by a half-plane never makes more than two.
-#[derive(Clone, Copy, Debug)]
-struct ClipPoints {
-    points: [ClipVertex; 2],
-    len: usize,
-}
-
-impl ClipPoints {
-    const EMPTY: ClipPoints = ClipPoints {
-        points: [ClipVertex {
-            point: Vec2::new(0.0, 0.0),
-            reference_feature: 0,
-            incident_feature: 0,
-        }; 2],
-        len: 0,
-    };
-
-    fn as_slice(&self) -> &[ClipVertex] {
-        &self.points[..self.len]
-    }
-
-    /// Appends `vertex`; a third vertex cannot arise and would be dropped.
-    fn push(&mut self, vertex: ClipVertex) {
-        if let Some(slot) = self.points.get_mut(self.len) {
-            *slot = vertex;
-            self.len += 1;
-        }
-    }
-
-    /// Keeps the vertices for which `keep` holds, in order.
-    fn retain(&mut self, keep: impl Fn(&ClipVertex) -> bool) {
-        let mut kept = ClipPoints::EMPTY;
-        for vertex in self.as_slice() {
-            if keep(vertex) {
-                kept.push(*vertex);
-            }
-        }
-        *self = kept;
-    }
-}
-
-/// Keeps the part of the clip polygon (one or two points) where
-/// `side·(p - origin) <= 0`; a point made on the plane is named
-/// `(plane_feature, incident edge_feature)`.
-fn clip_half_plane(
-    points: &ClipPoints,
-    side: Vec2,
-    origin: Vec2,
-    plane_feature: u16,
-    incident_edge_feature: u16,
-) -> ClipPoints {
-    let mut kept = ClipPoints::EMPTY;
-    let distance_of = |v: &ClipVertex| side.dot(&(v.point - origin));
-    match points.as_slice() {
-        [only] if distance_of(only) <= 0.0 => kept.push(*only),
-        [first, second] => {
-            let (d0, d1) = (distance_of(first), distance_of(second));
-            if d0 <= 0.0 {
-                kept.push(*first);
-            }
-            if d1 <= 0.0 {
-                kept.push(*second);
-            }
-            if (d0 < 0.0 && d1 > 0.0) || (d0 > 0.0 && d1 < 0.0) {
-                // side·(p0 + s (p1 - p0) - origin) = 0  ⇒  s = d0 / (d0 - d1).
-                let s = d0 / (d0 - d1);
-                kept.push(ClipVertex {
-                    point: first.point + (second.point - first.point) * s,
-                    reference_feature: plane_feature,
-                    incident_feature: incident_edge_feature,
-                });
-            }
-        }
-        _ => {}
-    }
-    kept
-}
-
-/// Reference/incident clipping: clips the incident edge to the slab between
-/// the side planes of the reference face, measures each surviving point's
-/// depth along the reference normal and keeps those with depth `>= -margin`.
-///
-/// Surfaces: the reference surface is the reference face pushed out by its
-/// radius. The incident surface is the incident edge pushed out by its radius
-/// along its own outward normal (for a capsule, its flat side facing the
-/// reference; for a polygon, the edge itself): that edge is what gets
-/// clipped. The deepest incident end adds its cap's extreme towards the
-/// reference (the point whose depth is the exact penetration), replacing the
-/// side point of the same end; on a capsule lying flat the two coincide.
-/// Each contact point is midway between its incident surface point and that
-/// point's projection on the reference surface, both inside the slab.
-///
-/// Two points closer than [`POINT_MERGE_FRACTION`] of the reference face's
-/// length are merged into the deeper one.
-///
-/// `reference_is_a` orients the result: the manifold normal points from A to
-/// B and the ids list A's feature first. If nothing survives (only possible
-/// through rounding, when the deepest end sits on a side plane), the deepest
-/// end's cap point is reported alone, so a pair the SAT found overlapping
-/// always gets a point. `None` only when even that point is farther than the
-/// margin. The faces may be given in any rigid frame; the manifold is in
-/// that frame.
-pub(super) fn face_manifold(
-    reference: &Face,
-    incident: &Face,
-    reference_is_a: bool,
-    margin: Real,
-) -> Option<ConvexManifold> {
-    let tangent = reference.end - reference.start;
-    let normal = reference.normal;
-    let separation_of = |p: Vec2| normal.dot(&(p - reference.start));
-    let (deepest_end, deepest_feature) =
-        if separation_of(incident.end) < separation_of(incident.start) {
-            (incident.end, incident.end_feature)
-        } else {
-            (incident.start, incident.start_feature)
-        };
-    let cap = ClipVertex {
-        point: deepest_end - normal * incident.radius,
-        reference_feature: reference.edge_feature,
-        incident_feature: deepest_feature,
-    };
-    let lift = incident.normal * incident.radius;
-    let side = ClipPoints {
-        points: [
-            ClipVertex {
-                point: incident.start + lift,
-                reference_feature: reference.edge_feature,
-                incident_feature: incident.start_feature,
-            },
-            ClipVertex {
-                point: incident.end + lift,
-                reference_feature: reference.edge_feature,
-                incident_feature: incident.end_feature,
-            },
-        ],
-        len: 2,
-    };
-    let past_start = clip_half_plane(
-        &side,
-        -tangent,
-        reference.start,
-        reference.start_feature,
-        incident.edge_feature,
-    );
-    let mut surface_points = clip_half_plane(
-        &past_start,
-        tangent,
-        reference.end,
-        reference.end_feature,
-        incident.edge_feature,
-    );
-    // Same expressions as the clipping, so a radius-0 end that survived
-    // clipping is found inside here too (and replaced by itself).
-    let in_slab = (-tangent).dot(&(deepest_end - reference.start)) <= 0.0
-        && tangent.dot(&(deepest_end - reference.end)) <= 0.0;
-    if in_slab {
-        let same_end = surface_points.as_slice().iter().position(|v| {
-            v.reference_feature == cap.reference_feature
-                && v.incident_feature == cap.incident_feature
-        });
-        let along = |v: &ClipVertex| tangent.dot(&(v.point - cap.point)).abs();
-        match (same_end, surface_points.as_slice()) {
-            (Some(i), _) => surface_points.points[i] = cap,
-            (None, [first, second]) => {
-                // The cap's side point was clipped: the cap takes the place of
-                // the clipped point on its side.
-                let nearest = usize::from(along(second) < along(first));
-                surface_points.points[nearest] = cap;
-            }
-            (None, _) => surface_points.push(cap),
-        }
-    }
-    // Penetration of a surface point below the reference surface.
-    let depth_of = |p: Vec2| reference.radius - separation_of(p);
-    surface_points.retain(|v| depth_of(v.point) >= -margin);
-    if let [first, second] = surface_points.as_slice()
-        && (first.point - second.point).norm() < POINT_MERGE_FRACTION * tangent.norm()
-    {
-        // Keep the deeper of two points that are one (the first on a tie).
-        let deeper = if depth_of(second.point) > depth_of(first.point) {
-            *second
-        } else {
-            *first
-        };
-        surface_points = ClipPoints::EMPTY;
-        surface_points.push(deeper);
-    }
-    if surface_points.len == 0 {
-        if depth_of(cap.point) < -margin {
-            return None;
-        }
-        surface_points.push(cap);
-    }
-    let to_contact = |v: &ClipVertex| {
-        let depth = depth_of(v.point);
-        ConvexPoint {
-            // The reference surface lies `depth` beyond the incident
-            // point along the normal: midway is half of it.
-            point: v.point + normal * (depth * 0.5),
-            depth,
-            id: if reference_is_a {
-                FeatureId::new(v.reference_feature, v.incident_feature)
-            } else {
-                FeatureId::new(v.incident_feature, v.reference_feature)
-            },
-        }
-    };
-    let [first, rest @ ..] = surface_points.as_slice() else {
-        return None;
-    };
-    Some(ConvexManifold::new(
-        if reference_is_a { normal } else { -normal },
-        to_contact(first),
-        rest.first().map(to_contact),
-    ))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -457,50 +222,5 @@ mod tests {
         assert_eq!(closest_on_segment(vec2(-1.0, 1.0), a, b), (a, 0.0));
         assert_eq!(closest_on_segment(vec2(5.0, -1.0), a, b), (b, 1.0));
         assert_eq!(closest_on_segment(vec2(5.0, -1.0), a, a), (a, 0.0));
-    }
-
-    #[test]
-    fn clipping_names_points_by_the_features_that_meet() {
-        // Reference: the top of a 2-wide box; incident: a longer edge above it.
-        let reference = Face {
-            start: vec2(1.0, 0.0),
-            end: vec2(-1.0, 0.0),
-            normal: vec2(0.0, 1.0),
-            radius: 0.0,
-            start_feature: vertex_feature(2),
-            end_feature: vertex_feature(3),
-            edge_feature: edge_feature(2),
-        };
-        let incident = Face {
-            start: vec2(-3.0, -0.1),
-            end: vec2(3.0, -0.1),
-            normal: vec2(0.0, 0.0),
-            radius: 0.0,
-            start_feature: vertex_feature(0),
-            end_feature: vertex_feature(1),
-            edge_feature: edge_feature(0),
-        };
-        let m = face_manifold(&reference, &incident, true, 0.0).unwrap();
-        assert_eq!(m.points().len(), 2);
-        for p in m.points() {
-            assert!((p.depth - 0.1).abs() < 1e-6);
-            assert!((p.point.y + 0.05).abs() < 1e-6);
-            assert_eq!(p.id.feature_b(), edge_feature(0));
-        }
-        let mut ids: Vec<u16> = m.points().iter().map(|p| p.id.feature_a()).collect();
-        ids.sort();
-        assert_eq!(ids, vec![vertex_feature(2), vertex_feature(3)]);
-        // Beyond the margin nothing is kept.
-        let mut far = incident;
-        far.start.y = 0.5;
-        far.end.y = 0.5;
-        assert!(face_manifold(&reference, &far, true, 0.4).is_none());
-        assert_eq!(
-            face_manifold(&reference, &far, true, 0.5)
-                .unwrap()
-                .points()
-                .len(),
-            2
-        );
     }
 }

@@ -11,10 +11,11 @@
 //! the smallest of `radii + overlap` over those four axes, and that axis's
 //! core is the reference face.
 
-use super::clip::{Face, Feature, REFERENCE_FACE_BIAS, face_manifold, sanitize_margin, unit};
+use super::clip::{Face, Feature, REFERENCE_FACE_BIAS, sanitize_margin, unit};
 use super::closest::closest_between_outlines;
 use super::contact_circle_capsule;
 use super::convex_manifold::{ConvexManifold, point_manifold};
+use super::face_manifold::face_manifold;
 use super::{FeatureId, Manifold};
 use crate::math::{Real, Vec2, vec2};
 

@@ -13,12 +13,12 @@
 //!   core's side is the reference; two vertices closest give one point.
 
 use super::clip::{
-    Face, Feature, REFERENCE_FACE_BIAS, face_manifold, incident_edge, max_face_separation,
-    sanitize_margin, unit,
+    Face, Feature, REFERENCE_FACE_BIAS, incident_edge, max_face_separation, sanitize_margin, unit,
 };
 use super::closest::closest_between_outlines;
 use super::contact_circle_polygon::contact_circle_polygon_core;
 use super::convex_manifold::{ConvexManifold, point_manifold};
+use super::face_manifold::face_manifold;
 use super::local_frame::{ContactFrame, PolygonCore};
 use super::{FeatureId, Manifold};
 use crate::math::{Real, Vec2, vec2};

@@ -13,11 +13,12 @@
 //! clipping above gives the points, with negative depths.
 
 use super::clip::{
-    Face, Feature, REFERENCE_FACE_BIAS, face_manifold, incident_edge, max_face_separation,
-    sanitize_margin, unit,
+    Face, Feature, REFERENCE_FACE_BIAS, incident_edge, max_face_separation, sanitize_margin, unit,
 };
 use super::closest::{BoundingLine, closest_between_bounded_outlines};
 use super::convex_manifold::{ConvexManifold, point_manifold};
+use super::face_manifold::polygon_face_manifold;
+use super::lanes::Lanes;
 use super::local_frame::{ContactFrame, PolygonCore};
 use super::{FeatureId, Manifold};
 use crate::math::Real;
@@ -52,21 +53,11 @@ pub(super) fn contact_polygon_polygon_core(
     frame: &ContactFrame,
 ) -> Option<ConvexManifold> {
     let margin = sanitize_margin(margin);
-    let (gap_a, face_a) = max_face_separation(
-        polygon_a.vertices,
-        polygon_a.normals,
-        polygon_b.vertices,
-        margin,
-    );
+    let (gap_a, face_a) = separation_from_faces(polygon_a, polygon_b, margin);
     if gap_a > margin {
         return None;
     }
-    let (gap_b, face_b) = max_face_separation(
-        polygon_b.vertices,
-        polygon_b.normals,
-        polygon_a.vertices,
-        margin,
-    );
+    let (gap_b, face_b) = separation_from_faces(polygon_b, polygon_a, margin);
     if gap_b > margin {
         return None;
     }
@@ -126,7 +117,25 @@ pub(super) fn contact_polygon_polygon_core(
     let reference = Face::of_polygon(reference_polygon.vertices, reference_polygon.normals, face);
     let k = incident_edge(incident_polygon.normals, reference.normal);
     let incident = Face::of_polygon(incident_polygon.vertices, incident_polygon.normals, k);
-    face_manifold(&reference, &incident, reference_is_a, margin)
+    polygon_face_manifold(&reference, &incident, reference_is_a, margin)
+}
+
+/// [`max_face_separation`] of `other` from the faces of `polygon`, in eight
+/// lanes when `other` has five to eight vertices.
+fn separation_from_faces(
+    polygon: PolygonCore<'_>,
+    other: PolygonCore<'_>,
+    stop_above: Real,
+) -> (Real, usize) {
+    let (vertices, normals) = (polygon.vertices, polygon.normals);
+    // Up to four vertices the plain loop is as quick as the lanes.
+    if other.vertices.len() <= 4 {
+        return max_face_separation(vertices, normals, other.vertices, stop_above);
+    }
+    match Lanes::<8>::of(other.vertices) {
+        Some(lanes) => lanes.max_face_separation(vertices, normals, stop_above),
+        None => max_face_separation(vertices, normals, other.vertices, stop_above),
+    }
 }
 
 #[cfg(test)]

@@ -112,13 +112,27 @@ impl ContactFrame {
         let Some(first) = points.first() else {
             return 0.0;
         };
-        let start = vec2(world_x.dot(first), world_y.dot(first));
-        let (min, max) = points.iter().fold((start, start), |(lo, hi), p| {
-            let world = vec2(world_x.dot(p), world_y.dot(p));
-            (lo.inf(&world), hi.sup(&world))
-        });
-        let size = max - min;
-        size.x.max(size.y)
+        let (mut low_x, mut low_y) = (world_x.dot(first), world_y.dot(first));
+        let (mut high_x, mut high_y) = (low_x, low_y);
+        for p in points {
+            let (x, y) = (world_x.dot(p), world_y.dot(p));
+            // Plain comparisons: these coordinates are finite for valid
+            // poses, and a NaN one only makes the extent NaN or smaller.
+            if x < low_x {
+                low_x = x;
+            }
+            if x > high_x {
+                high_x = x;
+            }
+            if y < low_y {
+                low_y = y;
+            }
+            if y > high_y {
+                high_y = y;
+            }
+        }
+        let (size_x, size_y) = (high_x - low_x, high_y - low_y);
+        if size_y > size_x { size_y } else { size_x }
     }
 
     /// Maps a manifold computed in this frame to world coordinates.

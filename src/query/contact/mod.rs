@@ -69,6 +69,8 @@ mod contact_polygon_polygon;
 mod contact_simple_convex;
 mod contact_simple_simple;
 mod convex_manifold;
+mod face_manifold;
+mod lanes;
 mod local_frame;
 
 use local_frame::FramedPair;
