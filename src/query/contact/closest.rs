@@ -36,7 +36,8 @@ pub(super) struct BoundingLine {
 /// intersect: for disjoint convex cores one of the closest points is a vertex,
 /// so the minimum over every vertex against every edge of the other is exact.
 /// Edge `i` runs from vertex `i` to `i + 1` (wrapping). The first candidate
-/// wins ties, with A's edges tried first.
+/// wins ties, with A's edges tried first; a single point is only tried
+/// against the other's edges.
 pub(super) fn closest_between_outlines(a: &[Vec2], b: &[Vec2]) -> ClosestFeatures {
     closest_between_bounded_outlines(a, None, b, None)
 }
@@ -68,8 +69,12 @@ pub(super) fn closest_between_bounded_outlines(
             height > 0.0 && height * height > best_squared
         })
     };
+    // A single point has no edge: its vertex against the other's edges
+    // finds the same candidates, with the same features, as the other's
+    // vertices against it.
+    let a_has_edges = a.len() > 1;
     for (j, w) in b.iter().enumerate() {
-        if is_beyond_best(w, behind_a, best_squared) {
+        if !a_has_edges || is_beyond_best(w, behind_a, best_squared) {
             continue;
         }
         for i in 0..a.len() {
@@ -85,8 +90,9 @@ pub(super) fn closest_between_bounded_outlines(
             }
         }
     }
+    let b_has_edges = b.len() > 1;
     for (i, v) in a.iter().enumerate() {
-        if is_beyond_best(v, behind_b, best_squared) {
+        if !b_has_edges || is_beyond_best(v, behind_b, best_squared) {
             continue;
         }
         for j in 0..b.len() {
