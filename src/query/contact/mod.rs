@@ -4,6 +4,12 @@
 //! Convex polygon pairs use SAT to find the axis of least penetration, then
 //! clip the incident edge against the reference edge's side planes (Box2D's
 //! reference/incident method). Circles and capsules use closest points.
+//! [`contact_with_margin`] computes a convex polygon pair, or a disc or
+//! capsule against a convex polygon (up to eight vertices), in the frame of
+//! one of the polygons, transforming only the other shape, and maps the
+//! manifold to the world at the end; [`contact_placed`] runs the same pair
+//! functions on shapes placed in the world, and the two agree up to
+//! rounding (`tests/contact_frames.rs`).
 //! A simple polygon contributes the deepest of its convex pieces' manifolds.
 //! A circle tree contributes the contacts of its leaves (pruned descent),
 //! reduced to one manifold of up to four points that name the leaves' parts
