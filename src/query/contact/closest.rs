@@ -42,17 +42,34 @@ pub(super) fn closest_between_outlines(a: &[Vec2], b: &[Vec2]) -> ClosestFeature
     closest_between_bounded_outlines(a, None, b, None)
 }
 
-/// [`closest_between_outlines`] for convex outlines with a line that each
-/// lies behind (`behind_a` for A, `behind_b` for B). A vertex of B whose
-/// height above `behind_a` exceeds the best distance found so far is
-/// farther from A than that, so its edges are not tried (and likewise for
-/// A's vertices); a vertex skipped this way is strictly worse than the best,
-/// so the answer and its tie-breaking are those of the full search.
+/// What is known of a convex outline that lets the closest-feature search
+/// skip candidates that cannot win.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct ConvexHints<'p> {
+    /// A line the outline lies behind (one of its faces).
+    pub behind: BoundingLine,
+    /// The outward unit normal of each edge (`normals[i]` for edge `i`).
+    pub normals: &'p [Vec2],
+}
+
+/// [`closest_between_outlines`] for convex outlines with hints (`hints_a`
+/// for A, `hints_b` for B), the same answer with fewer candidates tried:
+/// - a vertex of B whose height above A's bounding line exceeds the best
+///   distance found so far is farther from A than that, so its edges are
+///   not tried (and likewise for A's vertices);
+/// - a vertex of B is not tried against an edge of A that it lies strictly
+///   behind: the point of a convex outline closest to an outside point lies
+///   on an edge the point is in front of, or is a vertex it shares with
+///   such an edge (which names it the same).
+///
+/// A candidate skipped this way is strictly worse than the best, or the
+/// same vertex found through the neighbouring edge, so the answer and its
+/// tie-breaking are those of the full search.
 pub(super) fn closest_between_bounded_outlines(
     a: &[Vec2],
-    behind_a: Option<BoundingLine>,
+    hints_a: Option<ConvexHints<'_>>,
     b: &[Vec2],
-    behind_b: Option<BoundingLine>,
+    hints_b: Option<ConvexHints<'_>>,
 ) -> ClosestFeatures {
     let mut best = ClosestFeatures {
         distance: Real::INFINITY,
@@ -63,10 +80,20 @@ pub(super) fn closest_between_bounded_outlines(
     };
     // Candidates compare by squared distance; one square root at the end.
     let mut best_squared = Real::INFINITY;
-    let is_beyond_best = |p: &Vec2, behind: Option<BoundingLine>, best_squared: Real| {
-        behind.is_some_and(|line| {
+    let is_beyond_best = |p: &Vec2, hints: Option<ConvexHints<'_>>, best_squared: Real| {
+        hints.is_some_and(|hints| {
+            let line = hints.behind;
             let height = line.normal.dot(&(p - line.point));
             height > 0.0 && height * height > best_squared
+        })
+    };
+    // True when `p` lies strictly behind edge `i` of an outline with hints.
+    let is_behind_edge = |p: &Vec2, outline: &[Vec2], hints: Option<ConvexHints<'_>>, i: usize| {
+        hints.is_some_and(|hints| {
+            hints
+                .normals
+                .get(i)
+                .is_some_and(|normal| normal.dot(&(p - outline[i])) < 0.0)
         })
     };
     // A single point has no edge: its vertex against the other's edges
@@ -74,10 +101,13 @@ pub(super) fn closest_between_bounded_outlines(
     // vertices against it.
     let a_has_edges = a.len() > 1;
     for (j, w) in b.iter().enumerate() {
-        if !a_has_edges || is_beyond_best(w, behind_a, best_squared) {
+        if !a_has_edges || is_beyond_best(w, hints_a, best_squared) {
             continue;
         }
         for i in 0..a.len() {
+            if is_behind_edge(w, a, hints_a, i) {
+                continue;
+            }
             let next = if i + 1 == a.len() { 0 } else { i + 1 };
             let (q, t) = closest_on_segment(*w, a[i], a[next]);
             let squared = (w - q).norm_squared();
@@ -92,10 +122,13 @@ pub(super) fn closest_between_bounded_outlines(
     }
     let b_has_edges = b.len() > 1;
     for (i, v) in a.iter().enumerate() {
-        if !b_has_edges || is_beyond_best(v, behind_b, best_squared) {
+        if !b_has_edges || is_beyond_best(v, hints_b, best_squared) {
             continue;
         }
         for j in 0..b.len() {
+            if is_behind_edge(v, b, hints_b, j) {
+                continue;
+            }
             let next = if j + 1 == b.len() { 0 } else { j + 1 };
             let (q, t) = closest_on_segment(*v, b[j], b[next]);
             let squared = (v - q).norm_squared();
@@ -136,7 +169,7 @@ mod tests {
     }
 
     #[test]
-    fn bounding_lines_skip_only_what_cannot_win() {
+    fn hints_skip_only_what_cannot_win() {
         // Two squares apart along a diagonal and along a face, every turn.
         let square = |x: Real, y: Real, turn: Real| -> Vec<Vec2> {
             let rotation = crate::math::Rot2::new(turn);
@@ -145,12 +178,13 @@ mod tests {
                 .map(|&(u, v)| vec2(x, y) + rotation * vec2(u, v))
                 .collect()
         };
-        let outward = |outline: &[Vec2], i: usize| {
-            let edge = outline[(i + 1) % outline.len()] - outline[i];
-            BoundingLine {
-                normal: vec2(edge.y, -edge.x).normalize(),
-                point: outline[i],
-            }
+        let normals = |outline: &[Vec2]| -> Vec<Vec2> {
+            (0..outline.len())
+                .map(|i| {
+                    let edge = outline[(i + 1) % outline.len()] - outline[i];
+                    vec2(edge.y, -edge.x).normalize()
+                })
+                .collect()
         };
         let mut compared = 0;
         for k in 0..40 {
@@ -158,12 +192,26 @@ mod tests {
             let a = square(0.0, 0.0, 0.0);
             for b in [square(1.7, 0.4, turn), square(1.3, 1.4, -turn)] {
                 let full = closest_between_outlines(&a, &b);
+                let (normals_a, normals_b) = (normals(&a), normals(&b));
                 for (face_a, face_b) in [(1, 3), (2, 0), (1, 0)] {
+                    fn hints<'p>(
+                        outline: &[Vec2],
+                        normals: &'p [Vec2],
+                        face: usize,
+                    ) -> Option<ConvexHints<'p>> {
+                        Some(ConvexHints {
+                            behind: BoundingLine {
+                                normal: normals[face],
+                                point: outline[face],
+                            },
+                            normals,
+                        })
+                    }
                     let bounded = closest_between_bounded_outlines(
                         &a,
-                        Some(outward(&a, face_a)),
+                        hints(&a, &normals_a, face_a),
                         &b,
-                        Some(outward(&b, face_b)),
+                        hints(&b, &normals_b, face_b),
                     );
                     assert_eq!(bounded.distance, full.distance);
                     assert_eq!(bounded.feature_a, full.feature_a);

@@ -15,7 +15,7 @@
 use super::clip::{
     Face, Feature, REFERENCE_FACE_BIAS, incident_edge, max_face_separation, sanitize_margin, unit,
 };
-use super::closest::{BoundingLine, closest_between_bounded_outlines};
+use super::closest::{BoundingLine, ConvexHints, closest_between_bounded_outlines};
 use super::convex_manifold::{ConvexManifold, point_manifold};
 use super::face_manifold::polygon_face_manifold;
 use super::lanes::Lanes;
@@ -81,15 +81,9 @@ pub(super) fn contact_polygon_polygon_core(
         // Each polygon lies behind its own best face.
         let closest = closest_between_bounded_outlines(
             polygon_a.vertices,
-            Some(BoundingLine {
-                normal: polygon_a.normals[face_a],
-                point: polygon_a.vertices[face_a],
-            }),
+            hints(polygon_a, face_a),
             polygon_b.vertices,
-            Some(BoundingLine {
-                normal: polygon_b.normals[face_b],
-                point: polygon_b.vertices[face_b],
-            }),
+            hints(polygon_b, face_b),
         );
         if closest.distance > margin {
             return None;
@@ -136,6 +130,17 @@ fn separation_from_faces(
         Some(lanes) => lanes.max_face_separation(vertices, normals, stop_above),
         None => max_face_separation(vertices, normals, other.vertices, stop_above),
     }
+}
+
+/// The closest-feature hints of a polygon whose best SAT face is `face`.
+fn hints(polygon: PolygonCore<'_>, face: usize) -> Option<ConvexHints<'_>> {
+    Some(ConvexHints {
+        behind: BoundingLine {
+            normal: *polygon.normals.get(face)?,
+            point: *polygon.vertices.get(face)?,
+        },
+        normals: polygon.normals,
+    })
 }
 
 #[cfg(test)]
