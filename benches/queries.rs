@@ -1,11 +1,15 @@
 //! Narrow-phase cost per pair: `intersects`, `contact` and `distance` for
 //! circle–circle, circle–polygon(8), polygon(8)–polygon(8) and
-//! capsule–polygon(8), each with the pair overlapping and separated.
+//! capsule–polygon(8), each with the pair overlapping and separated; and
+//! `contact_with_margin` (the world's speculative margin) between two unit
+//! boxes as in a stacked pyramid: resting (overlapping by a few millimetres,
+//! slightly turned), speculative (apart by less than the margin) and
+//! separated.
 //!
 //! Run: `cargo bench --bench queries`.
 
 use circlet::math::{Pose, vec2};
-use circlet::query::{contact, distance, intersects};
+use circlet::query::{contact, contact_with_margin, distance, intersects};
 use circlet::shape::{Capsule, Circle, ConvexPolygon, Shape};
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
@@ -76,5 +80,36 @@ fn bench_queries(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, bench_queries);
+/// The margin the world asks for (its speculative distance, metres).
+const WORLD_MARGIN: f32 = 0.02;
+
+fn bench_box_box(c: &mut Criterion) {
+    let unit_box = Shape::from(ConvexPolygon::rectangle(vec2(-0.5, -0.5), vec2(0.5, 0.5)).unwrap());
+    let lower = Pose::from_translation(vec2(0.0, 0.5));
+    let cases = [
+        ("resting", Pose::new(vec2(0.1, 1.495), 0.002), 2),
+        ("speculative", Pose::new(vec2(0.1, 1.51), 0.0), 2),
+        ("separated", Pose::new(vec2(2.5, 0.7), 0.5), 0),
+    ];
+    let mut group = c.benchmark_group("box_box");
+    for (label, upper, points) in cases {
+        // Sanity: the configuration is what its name says.
+        let m = contact_with_margin(&unit_box, &lower, &unit_box, &upper, WORLD_MARGIN);
+        assert_eq!(m.map_or(0, |m| m.points.len()), points, "{label}");
+        group.bench_function(format!("contact_with_margin/{label}"), |bench| {
+            bench.iter(|| {
+                contact_with_margin(
+                    black_box(&unit_box),
+                    black_box(&lower),
+                    black_box(&unit_box),
+                    black_box(&upper),
+                    WORLD_MARGIN,
+                )
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_queries, bench_box_box);
 criterion_main!(benches);

@@ -1,15 +1,13 @@
 //! Primitive geometry shared by the contact pair functions: closest points on
-//! segments, SAT separations, reference/incident clipping and the building of
-//! manifold points from cores and radii.
+//! segments, SAT separations and the faces that reference/incident clipping
+//! ([`super::face_manifold`]) works on.
 //!
 //! Every shape here is a *core* (point, segment or convex polygon, world
 //! coordinates) grown by a radius. Separations are measured between cores;
 //! depth = radius of A + radius of B − core separation.
 
-use super::{ContactPoint, FeatureId, Manifold};
+use super::FeatureId;
 use crate::math::{Real, Vec2};
-use crate::query::placed::WorldPolygon;
-use smallvec::SmallVec;
 
 /// Below this length a vector has no usable direction: its squared components
 /// approach the smallest normal f32 (1.2e-38), so dividing by its norm would no
@@ -23,21 +21,9 @@ pub(super) const MIN_DIRECTION_LENGTH: Real = 1e-18;
 /// depth measurably, so the depth is still the true penetration.
 pub(super) const REFERENCE_FACE_BIAS: Real = 1e-6;
 
-/// Two clipped points closer than this fraction of the reference face's
-/// length are one contact: they arise when an incident vertex sits on a side
-/// plane, and two coincident points would only give a solver the same
-/// constraint twice (and flicker between one and two points with rounding).
-pub(super) const POINT_MERGE_FRACTION: Real = 1e-3;
-
 /// A margin that is negative or NaN acts as 0 (`max` ignores NaN).
 pub(super) fn sanitize_margin(margin: Real) -> Real {
     margin.max(0.0)
-}
-
-/// True when a world polygon can be collided: at least one vertex and one
-/// normal per vertex (its fields are public, so this is not a given).
-pub(super) fn is_usable(polygon: &WorldPolygon) -> bool {
-    !polygon.vertices.is_empty() && polygon.vertices.len() == polygon.normals.len()
 }
 
 /// The unit vector along `v`, or `None` when `v` is too short to have a direction.
@@ -109,19 +95,32 @@ impl Feature {
 /// `normals[i]` through `vertices[i]`) the separation of `other` is
 /// `min_j normals[i]·(other[j] - vertices[i])`. Returns the largest separation
 /// and its face (the first on ties; `(-inf, 0)` without faces).
+///
+/// Stops at the first face whose separation exceeds `stop_above` and returns
+/// it: callers pass the gap beyond which they report no contact, so the
+/// remaining faces could not change their answer.
 pub(super) fn max_face_separation(
     vertices: &[Vec2],
     normals: &[Vec2],
     other: &[Vec2],
+    stop_above: Real,
 ) -> (Real, usize) {
     let mut best = (Real::NEG_INFINITY, 0);
     for (i, (vertex, normal)) in vertices.iter().zip(normals).enumerate() {
-        let separation = other
-            .iter()
-            .map(|p| normal.dot(&(p - vertex)))
-            .fold(Real::INFINITY, Real::min);
+        // A plain comparison skips NaN as `Real::min` does, without its
+        // NaN-handling instructions in this innermost loop.
+        let mut separation = Real::INFINITY;
+        for p in other {
+            let distance = normal.dot(&(p - vertex));
+            if distance < separation {
+                separation = distance;
+            }
+        }
         if separation > best.0 {
             best = (separation, i);
+            if separation > stop_above {
+                break;
+            }
         }
     }
     best
@@ -138,18 +137,6 @@ pub(super) fn incident_edge(normals: &[Vec2], reference_normal: Vec2) -> usize {
         }
     }
     best.1
-}
-
-/// Size of a set of points: the larger side of their bounding box (metres).
-pub(super) fn extent(points: &[Vec2]) -> Real {
-    let Some(first) = points.first() else {
-        return 0.0;
-    };
-    let (min, max) = points
-        .iter()
-        .fold((*first, *first), |(lo, hi), p| (lo.inf(p), hi.sup(p)));
-    let size = max - min;
-    size.x.max(size.y)
 }
 
 /// An edge of a core with the features of its ends, as a reference face or
@@ -175,7 +162,7 @@ pub(super) struct Face {
 impl Face {
     /// Edge `i` of a counter-clockwise polygon core (radius 0).
     pub(super) fn of_polygon(vertices: &[Vec2], normals: &[Vec2], i: usize) -> Face {
-        let j = (i + 1) % vertices.len();
+        let j = if i + 1 < vertices.len() { i + 1 } else { 0 };
         Face {
             start: vertices[i],
             end: vertices[j],
@@ -220,276 +207,6 @@ impl Face {
     }
 }
 
-/// A point of the incident edge during clipping, named by the pair of
-/// features (reference, incident) that meet there.
-#[derive(Clone, Copy, Debug)]
-struct ClipVertex {
-    point: Vec2,
-    reference_feature: u16,
-    incident_feature: u16,
-}
-
-/// Keeps the part of the clip polygon (one or two points) where
-/// `side·(p - origin) <= 0`; a point made on the plane is named
-/// `(plane_feature, incident edge_feature)`.
-fn clip_half_plane(
-    points: &[ClipVertex],
-    side: Vec2,
-    origin: Vec2,
-    plane_feature: u16,
-    incident_edge_feature: u16,
-) -> SmallVec<[ClipVertex; 2]> {
-    let mut kept = SmallVec::new();
-    let distances: SmallVec<[Real; 2]> = points
-        .iter()
-        .map(|v| side.dot(&(v.point - origin)))
-        .collect();
-    for (vertex, distance) in points.iter().zip(&distances) {
-        if *distance <= 0.0 {
-            kept.push(*vertex);
-        }
-    }
-    if let ([first, second], [d0, d1]) = (points, distances.as_slice())
-        && ((*d0 < 0.0 && *d1 > 0.0) || (*d0 > 0.0 && *d1 < 0.0))
-    {
-        // side·(p0 + s (p1 - p0) - origin) = 0  ⇒  s = d0 / (d0 - d1).
-        let s = d0 / (d0 - d1);
-        kept.push(ClipVertex {
-            point: first.point + (second.point - first.point) * s,
-            reference_feature: plane_feature,
-            incident_feature: incident_edge_feature,
-        });
-    }
-    kept
-}
-
-/// Reference/incident clipping: clips the incident edge to the slab between
-/// the side planes of the reference face, measures each surviving point's
-/// depth along the reference normal and keeps those with depth `>= -margin`.
-///
-/// Surfaces: the reference surface is the reference face pushed out by its
-/// radius. The incident surface is the incident edge pushed out by its radius
-/// along its own outward normal (for a capsule, its flat side facing the
-/// reference; for a polygon, the edge itself): that edge is what gets
-/// clipped. The deepest incident end adds its cap's extreme towards the
-/// reference (the point whose depth is the exact penetration), replacing the
-/// side point of the same end; on a capsule lying flat the two coincide.
-/// Each contact point is midway between its incident surface point and that
-/// point's projection on the reference surface, both inside the slab.
-///
-/// Two points closer than [`POINT_MERGE_FRACTION`] of the reference face's
-/// length are merged into the deeper one.
-///
-/// `reference_is_a` orients the result: the manifold normal points from A to
-/// B and the ids list A's feature first. If nothing survives (only possible
-/// through rounding, when the deepest end sits on a side plane), the deepest
-/// end's cap point is reported alone, so a pair the SAT found overlapping
-/// always gets a point. `None` only when even that point is farther than the
-/// margin.
-pub(super) fn face_manifold(
-    reference: &Face,
-    incident: &Face,
-    reference_is_a: bool,
-    margin: Real,
-) -> Option<Manifold> {
-    let tangent = reference.end - reference.start;
-    let normal = reference.normal;
-    let separation_of = |p: Vec2| normal.dot(&(p - reference.start));
-    let (deepest_end, deepest_feature) =
-        if separation_of(incident.end) < separation_of(incident.start) {
-            (incident.end, incident.end_feature)
-        } else {
-            (incident.start, incident.start_feature)
-        };
-    let cap = ClipVertex {
-        point: deepest_end - normal * incident.radius,
-        reference_feature: reference.edge_feature,
-        incident_feature: deepest_feature,
-    };
-    let lift = incident.normal * incident.radius;
-    let side = [
-        ClipVertex {
-            point: incident.start + lift,
-            reference_feature: reference.edge_feature,
-            incident_feature: incident.start_feature,
-        },
-        ClipVertex {
-            point: incident.end + lift,
-            reference_feature: reference.edge_feature,
-            incident_feature: incident.end_feature,
-        },
-    ];
-    let past_start = clip_half_plane(
-        &side,
-        -tangent,
-        reference.start,
-        reference.start_feature,
-        incident.edge_feature,
-    );
-    let mut surface_points = clip_half_plane(
-        &past_start,
-        tangent,
-        reference.end,
-        reference.end_feature,
-        incident.edge_feature,
-    );
-    // Same expressions as the clipping, so a radius-0 end that survived
-    // clipping is found inside here too (and replaced by itself).
-    let in_slab = (-tangent).dot(&(deepest_end - reference.start)) <= 0.0
-        && tangent.dot(&(deepest_end - reference.end)) <= 0.0;
-    if in_slab {
-        let same_end = surface_points.iter().position(|v| {
-            v.reference_feature == cap.reference_feature
-                && v.incident_feature == cap.incident_feature
-        });
-        let along = |v: &ClipVertex| tangent.dot(&(v.point - cap.point)).abs();
-        match (same_end, surface_points.as_slice()) {
-            (Some(i), _) => surface_points[i] = cap,
-            (None, [first, second]) => {
-                // The cap's side point was clipped: the cap takes the place of
-                // the clipped point on its side.
-                let nearest = usize::from(along(second) < along(first));
-                surface_points[nearest] = cap;
-            }
-            (None, _) => surface_points.push(cap),
-        }
-    }
-    // Penetration of a surface point below the reference surface.
-    let depth_of = |p: Vec2| reference.radius - separation_of(p);
-    surface_points.retain(|v| depth_of(v.point) >= -margin);
-    if let [first, second] = surface_points.as_slice()
-        && (first.point - second.point).norm() < POINT_MERGE_FRACTION * tangent.norm()
-    {
-        // Keep the deeper of two points that are one (the first on a tie).
-        let deeper = if depth_of(second.point) > depth_of(first.point) {
-            *second
-        } else {
-            *first
-        };
-        surface_points.clear();
-        surface_points.push(deeper);
-    }
-    if surface_points.is_empty() {
-        if depth_of(cap.point) < -margin {
-            return None;
-        }
-        surface_points.push(cap);
-    }
-    let contact_points = surface_points
-        .iter()
-        .map(|v| {
-            let depth = depth_of(v.point);
-            let id = if reference_is_a {
-                FeatureId::new(v.reference_feature, v.incident_feature)
-            } else {
-                FeatureId::new(v.incident_feature, v.reference_feature)
-            };
-            ContactPoint {
-                // The reference surface lies `depth` beyond the incident
-                // point along the normal: midway is half of it.
-                point: v.point + normal * (depth * 0.5),
-                depth,
-                id,
-                part_a: None,
-                part_b: None,
-            }
-        })
-        .collect();
-    Some(Manifold {
-        normal: if reference_is_a { normal } else { -normal },
-        points: contact_points,
-    })
-}
-
-/// A one-point manifold between core point `core_a` (radius `radius_a`) and
-/// core point `core_b` (radius `radius_b`) whose cores are `separation` apart
-/// along the unit `normal` (A to B).
-pub(super) fn point_manifold(
-    normal: Vec2,
-    core_a: Vec2,
-    radius_a: Real,
-    core_b: Vec2,
-    radius_b: Real,
-    separation: Real,
-    id: FeatureId,
-) -> Manifold {
-    let surface_a = core_a + normal * radius_a;
-    let surface_b = core_b - normal * radius_b;
-    let mut points = SmallVec::new();
-    points.push(ContactPoint {
-        point: (surface_a + surface_b) * 0.5,
-        depth: radius_a + radius_b - separation,
-        id,
-        part_a: None,
-        part_b: None,
-    });
-    Manifold { normal, points }
-}
-
-/// The closest pair of points between two disjoint outlines (polygon, segment
-/// or point cores, listed in order), with the features they lie on.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct ClosestFeatures {
-    /// Distance between the cores (metres).
-    pub distance: Real,
-    /// Closest point on A's core (world).
-    pub point_a: Vec2,
-    /// Closest point on B's core (world).
-    pub point_b: Vec2,
-    /// Feature of A holding `point_a`.
-    pub feature_a: Feature,
-    /// Feature of B holding `point_b`.
-    pub feature_b: Feature,
-}
-
-/// Closest points between the boundaries of two outlines that do not
-/// intersect: for disjoint convex cores one of the closest points is a vertex,
-/// so the minimum over every vertex against every edge of the other is exact.
-/// Edge `i` runs from vertex `i` to `i + 1` (wrapping). The first candidate
-/// wins ties, with A's edges tried first.
-pub(super) fn closest_between_outlines(a: &[Vec2], b: &[Vec2]) -> ClosestFeatures {
-    let mut best = ClosestFeatures {
-        distance: Real::INFINITY,
-        point_a: a.first().copied().unwrap_or_default(),
-        point_b: b.first().copied().unwrap_or_default(),
-        feature_a: Feature::Vertex(0),
-        feature_b: Feature::Vertex(0),
-    };
-    for (j, w) in b.iter().enumerate() {
-        for i in 0..a.len() {
-            let next = (i + 1) % a.len();
-            let (q, t) = closest_on_segment(*w, a[i], a[next]);
-            let distance = (w - q).norm();
-            if distance < best.distance {
-                best = ClosestFeatures {
-                    distance,
-                    point_a: q,
-                    point_b: *w,
-                    feature_a: Feature::on_segment(t, i, next, i),
-                    feature_b: Feature::Vertex(j),
-                };
-            }
-        }
-    }
-    for (i, v) in a.iter().enumerate() {
-        for j in 0..b.len() {
-            let next = (j + 1) % b.len();
-            let (q, t) = closest_on_segment(*v, b[j], b[next]);
-            let distance = (v - q).norm();
-            if distance < best.distance {
-                best = ClosestFeatures {
-                    distance,
-                    point_a: *v,
-                    point_b: q,
-                    feature_a: Feature::Vertex(i),
-                    feature_b: Feature::on_segment(t, j, next, j),
-                };
-            }
-        }
-    }
-    best
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -505,68 +222,5 @@ mod tests {
         assert_eq!(closest_on_segment(vec2(-1.0, 1.0), a, b), (a, 0.0));
         assert_eq!(closest_on_segment(vec2(5.0, -1.0), a, b), (b, 1.0));
         assert_eq!(closest_on_segment(vec2(5.0, -1.0), a, a), (a, 0.0));
-    }
-
-    #[test]
-    fn clipping_names_points_by_the_features_that_meet() {
-        // Reference: the top of a 2-wide box; incident: a longer edge above it.
-        let reference = Face {
-            start: vec2(1.0, 0.0),
-            end: vec2(-1.0, 0.0),
-            normal: vec2(0.0, 1.0),
-            radius: 0.0,
-            start_feature: vertex_feature(2),
-            end_feature: vertex_feature(3),
-            edge_feature: edge_feature(2),
-        };
-        let incident = Face {
-            start: vec2(-3.0, -0.1),
-            end: vec2(3.0, -0.1),
-            normal: vec2(0.0, 0.0),
-            radius: 0.0,
-            start_feature: vertex_feature(0),
-            end_feature: vertex_feature(1),
-            edge_feature: edge_feature(0),
-        };
-        let m = face_manifold(&reference, &incident, true, 0.0).unwrap();
-        assert_eq!(m.points.len(), 2);
-        for p in &m.points {
-            assert!((p.depth - 0.1).abs() < 1e-6);
-            assert!((p.point.y + 0.05).abs() < 1e-6);
-            assert_eq!(p.id.feature_b(), edge_feature(0));
-        }
-        let mut ids: Vec<u16> = m.points.iter().map(|p| p.id.feature_a()).collect();
-        ids.sort();
-        assert_eq!(ids, vec![vertex_feature(2), vertex_feature(3)]);
-        // Beyond the margin nothing is kept.
-        let mut far = incident;
-        far.start.y = 0.5;
-        far.end.y = 0.5;
-        assert!(face_manifold(&reference, &far, true, 0.4).is_none());
-        assert_eq!(
-            face_manifold(&reference, &far, true, 0.5)
-                .unwrap()
-                .points
-                .len(),
-            2
-        );
-    }
-
-    #[test]
-    fn closest_between_outlines_finds_vertex_and_edge() {
-        let square = [
-            vec2(0.0, 0.0),
-            vec2(1.0, 0.0),
-            vec2(1.0, 1.0),
-            vec2(0.0, 1.0),
-        ];
-        let point = [vec2(3.0, 2.0)];
-        let c = closest_between_outlines(&square, &point);
-        assert!((c.distance - 5f32.sqrt()).abs() < 1e-6);
-        assert_eq!(c.feature_a, Feature::Vertex(2));
-        let segment = [vec2(2.0, 0.25), vec2(2.0, 0.75)];
-        let c = closest_between_outlines(&square, &segment);
-        assert!((c.distance - 1.0).abs() < 1e-6);
-        assert_eq!(c.feature_a, Feature::Edge(1));
     }
 }

@@ -11,11 +11,11 @@
 //! the smallest of `radii + overlap` over those four axes, and that axis's
 //! core is the reference face.
 
-use super::clip::{
-    Face, Feature, REFERENCE_FACE_BIAS, closest_between_outlines, face_manifold, point_manifold,
-    sanitize_margin, unit,
-};
+use super::clip::{Face, Feature, REFERENCE_FACE_BIAS, sanitize_margin, unit};
+use super::closest::closest_between_outlines;
 use super::contact_circle_capsule;
+use super::convex_manifold::{ConvexManifold, point_manifold};
+use super::face_manifold::face_manifold;
 use super::{FeatureId, Manifold};
 use crate::math::{Real, Vec2, vec2};
 
@@ -89,11 +89,11 @@ pub fn contact_capsule_capsule(
     if depth_b < depth_a - REFERENCE_FACE_BIAS * size {
         let reference = Face::of_segment(core_b, right_b, -axis_b, radius_b);
         let incident = Face::of_segment(core_a, right_a, axis_b, radius_a);
-        face_manifold(&reference, &incident, false, margin)
+        face_manifold(&reference, &incident, false, margin).map(ConvexManifold::into_manifold)
     } else {
         let reference = Face::of_segment(core_a, right_a, axis_a, radius_a);
         let incident = Face::of_segment(core_b, right_b, -axis_a, radius_b);
-        face_manifold(&reference, &incident, true, margin)
+        face_manifold(&reference, &incident, true, margin).map(ConvexManifold::into_manifold)
     }
 }
 
@@ -116,25 +116,28 @@ fn cores_apart(
         (Feature::Edge(_), _) => {
             let reference = Face::of_segment(core_a, right_a, towards_b, radius_a);
             let incident = Face::of_segment(core_b, right_b, -reference.normal, radius_b);
-            face_manifold(&reference, &incident, true, margin)
+            face_manifold(&reference, &incident, true, margin).map(ConvexManifold::into_manifold)
         }
         (_, Feature::Edge(_)) => {
             let reference = Face::of_segment(core_b, right_b, -towards_b, radius_b);
             let incident = Face::of_segment(core_a, right_a, -reference.normal, radius_a);
-            face_manifold(&reference, &incident, false, margin)
+            face_manifold(&reference, &incident, false, margin).map(ConvexManifold::into_manifold)
         }
         (feature_a, feature_b) => {
             let normal = unit(towards_b).unwrap_or(right_a);
             let id = FeatureId::new(feature_a.packed(), feature_b.packed());
-            Some(point_manifold(
-                normal,
-                closest.point_a,
-                radius_a,
-                closest.point_b,
-                radius_b,
-                closest.distance,
-                id,
-            ))
+            Some(
+                point_manifold(
+                    normal,
+                    closest.point_a,
+                    radius_a,
+                    closest.point_b,
+                    radius_b,
+                    closest.distance,
+                    id,
+                )
+                .into_manifold(),
+            )
         }
     }
 }

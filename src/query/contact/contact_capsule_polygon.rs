@@ -13,10 +13,13 @@
 //!   core's side is the reference; two vertices closest give one point.
 
 use super::clip::{
-    Face, Feature, REFERENCE_FACE_BIAS, closest_between_outlines, extent, face_manifold,
-    incident_edge, is_usable, max_face_separation, point_manifold, sanitize_margin, unit,
+    Face, Feature, REFERENCE_FACE_BIAS, incident_edge, max_face_separation, sanitize_margin, unit,
 };
-use super::contact_circle_polygon;
+use super::closest::closest_between_outlines;
+use super::contact_circle_polygon::contact_circle_polygon_core;
+use super::convex_manifold::{ConvexManifold, point_manifold};
+use super::face_manifold::face_manifold;
+use super::local_frame::{ContactFrame, PolygonCore};
 use super::{FeatureId, Manifold};
 use crate::math::{Real, Vec2, vec2};
 use crate::query::placed::WorldPolygon;
@@ -27,24 +30,37 @@ use crate::query::placed::WorldPolygon;
 ///
 /// Up to two points. On a tie between a polygon face and a side of the core
 /// (a capsule lying flat), the polygon face is the reference. A core whose
-/// ends coincide is treated as a disc ([`contact_circle_polygon`]).
+/// ends coincide is treated as a disc ([`super::contact_circle_polygon`]).
 pub fn contact_capsule_polygon(
     core_a: [Vec2; 2],
     radius_a: Real,
     polygon_b: &WorldPolygon,
     margin: Real,
 ) -> Option<Manifold> {
+    let polygon_b = PolygonCore::of_world(polygon_b)?;
+    contact_capsule_polygon_core(core_a, radius_a, polygon_b, margin, &ContactFrame::WORLD)
+        .map(ConvexManifold::into_manifold)
+}
+
+/// [`contact_capsule_polygon`] for a core and polygon given in the rigid
+/// `frame` (which only sizes the reference face bias); the manifold is in
+/// `frame`.
+pub(super) fn contact_capsule_polygon_core(
+    core_a: [Vec2; 2],
+    radius_a: Real,
+    polygon_b: PolygonCore<'_>,
+    margin: Real,
+    frame: &ContactFrame,
+) -> Option<ConvexManifold> {
     let margin = sanitize_margin(margin);
-    if !is_usable(polygon_b) {
-        return None;
-    }
     let Some(direction) = unit(core_a[1] - core_a[0]) else {
-        return contact_circle_polygon(core_a[0], radius_a, polygon_b, margin);
+        return contact_circle_polygon_core(core_a[0], radius_a, polygon_b, margin);
     };
     let right = vec2(direction.y, -direction.x);
-    let vertices = &polygon_b.vertices;
+    let vertices = polygon_b.vertices;
     // The core against B's faces: separation of the core from face k.
-    let (face_gap, face) = max_face_separation(vertices, &polygon_b.normals, &core_a);
+    let (face_gap, face) =
+        max_face_separation(vertices, polygon_b.normals, &core_a, radius_a + margin);
     // B against the core's sides (outward normal ±right through a).
     let side_gap_along = |normal: Vec2| {
         vertices
@@ -67,15 +83,22 @@ pub fn contact_capsule_polygon(
     if core_gap > 0.0 {
         return cores_apart(core_a, right, radius_a, polygon_b, margin);
     }
-    // Cores overlap: least penetration radius − gap; the polygon face wins ties.
-    let size = extent(vertices).max((core_a[1] - core_a[0]).norm()) + radius_a;
-    if side_gap > face_gap + REFERENCE_FACE_BIAS * size {
+    // Cores overlap: least penetration radius − gap; the polygon face wins
+    // ties (the size is only needed when the side is better at all).
+    let side_is_reference = side_gap > face_gap && {
+        let size = frame
+            .world_extent(vertices)
+            .max((core_a[1] - core_a[0]).norm())
+            + radius_a;
+        side_gap > face_gap + REFERENCE_FACE_BIAS * size
+    };
+    if side_is_reference {
         let reference = Face::of_segment(core_a, right, side_normal, radius_a);
-        let k = incident_edge(&polygon_b.normals, reference.normal);
-        let incident = Face::of_polygon(vertices, &polygon_b.normals, k);
+        let k = incident_edge(polygon_b.normals, reference.normal);
+        let incident = Face::of_polygon(vertices, polygon_b.normals, k);
         face_manifold(&reference, &incident, true, margin)
     } else {
-        let reference = Face::of_polygon(vertices, &polygon_b.normals, face);
+        let reference = Face::of_polygon(vertices, polygon_b.normals, face);
         let incident = Face::of_segment(core_a, right, -reference.normal, radius_a);
         face_manifold(&reference, &incident, false, margin)
     }
@@ -86,25 +109,25 @@ fn cores_apart(
     core_a: [Vec2; 2],
     right: Vec2,
     radius_a: Real,
-    polygon_b: &WorldPolygon,
+    polygon_b: PolygonCore<'_>,
     margin: Real,
-) -> Option<Manifold> {
+) -> Option<ConvexManifold> {
     // Polygon first, so that on a tie a polygon face is the reference.
-    let closest = closest_between_outlines(&polygon_b.vertices, &core_a);
+    let closest = closest_between_outlines(polygon_b.vertices, &core_a);
     if radius_a - closest.distance < -margin {
         return None;
     }
     let (point_b, point_a) = (closest.point_a, closest.point_b);
     match (closest.feature_a, closest.feature_b) {
         (Feature::Edge(k), _) => {
-            let reference = Face::of_polygon(&polygon_b.vertices, &polygon_b.normals, k);
+            let reference = Face::of_polygon(polygon_b.vertices, polygon_b.normals, k);
             let incident = Face::of_segment(core_a, right, -reference.normal, radius_a);
             face_manifold(&reference, &incident, false, margin)
         }
         (_, Feature::Edge(_)) => {
             let reference = Face::of_segment(core_a, right, point_b - point_a, radius_a);
-            let k = incident_edge(&polygon_b.normals, reference.normal);
-            let incident = Face::of_polygon(&polygon_b.vertices, &polygon_b.normals, k);
+            let k = incident_edge(polygon_b.normals, reference.normal);
+            let incident = Face::of_polygon(polygon_b.vertices, polygon_b.normals, k);
             face_manifold(&reference, &incident, true, margin)
         }
         (feature_b, feature_a) => {

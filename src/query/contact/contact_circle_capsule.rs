@@ -1,8 +1,7 @@
 //! Contact between a disc and a capsule (points and segments are radius 0).
 
-use super::clip::{
-    closest_on_segment, edge_feature, point_manifold, sanitize_margin, unit, vertex_feature,
-};
+use super::clip::{closest_on_segment, edge_feature, sanitize_margin, unit, vertex_feature};
+use super::convex_manifold::point_manifold;
 use super::{FeatureId, Manifold};
 use crate::math::{Real, Vec2, vec2};
 
@@ -41,15 +40,18 @@ pub fn contact_circle_capsule(
         };
         let on_core = center_a + normal * offset.abs();
         let id = FeatureId::new(vertex_feature(0), feature_b);
-        return Some(point_manifold(
-            normal,
-            center_a,
-            radius_a,
-            on_core,
-            radius_b,
-            offset.abs(),
-            id,
-        ));
+        return Some(
+            point_manifold(
+                normal,
+                center_a,
+                radius_a,
+                on_core,
+                radius_b,
+                offset.abs(),
+                id,
+            )
+            .into_manifold(),
+        );
     }
     let offset = closest - center_a;
     let distance = offset.norm();
@@ -60,9 +62,9 @@ pub fn contact_circle_capsule(
     let normal = unit(offset).unwrap_or(fallback);
     let feature_b = vertex_feature(usize::from(t >= 1.0));
     let id = FeatureId::new(vertex_feature(0), feature_b);
-    Some(point_manifold(
-        normal, center_a, radius_a, closest, radius_b, distance, id,
-    ))
+    Some(
+        point_manifold(normal, center_a, radius_a, closest, radius_b, distance, id).into_manifold(),
+    )
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
 //! Contact between two discs (a point is a disc of radius 0).
 
-use super::clip::{point_manifold, sanitize_margin, unit, vertex_feature};
+use super::clip::{sanitize_margin, unit, vertex_feature};
+use super::convex_manifold::point_manifold;
 use super::{FeatureId, Manifold};
 use crate::math::{Real, Vec2, vec2};
 
@@ -25,9 +26,10 @@ pub fn contact_circle_circle(
     }
     let normal = unit(offset).unwrap_or(vec2(1.0, 0.0));
     let id = FeatureId::new(vertex_feature(0), vertex_feature(0));
-    Some(point_manifold(
-        normal, center_a, radius_a, center_b, radius_b, distance, id,
-    ))
+    Some(
+        point_manifold(normal, center_a, radius_a, center_b, radius_b, distance, id)
+            .into_manifold(),
+    )
 }
 
 #[cfg(test)]

@@ -1,9 +1,11 @@
 //! Contact between a disc and a convex polygon (a point is a disc of radius 0).
 
 use super::clip::{
-    Feature, closest_between_outlines, edge_feature, is_usable, max_face_separation,
-    point_manifold, sanitize_margin, unit, vertex_feature,
+    Feature, edge_feature, max_face_separation, sanitize_margin, unit, vertex_feature,
 };
+use super::closest::closest_between_outlines;
+use super::convex_manifold::{ConvexManifold, point_manifold};
+use super::local_frame::PolygonCore;
 use super::{FeatureId, Manifold};
 use crate::math::{Real, Vec2};
 use crate::query::placed::WorldPolygon;
@@ -21,12 +23,30 @@ pub fn contact_circle_polygon(
     polygon_b: &WorldPolygon,
     margin: Real,
 ) -> Option<Manifold> {
+    contact_circle_polygon_core(
+        center_a,
+        radius_a,
+        PolygonCore::of_world(polygon_b)?,
+        margin,
+    )
+    .map(ConvexManifold::into_manifold)
+}
+
+/// [`contact_circle_polygon`] for a centre and polygon given in any rigid
+/// frame; the manifold is in that frame.
+pub(super) fn contact_circle_polygon_core(
+    center_a: Vec2,
+    radius_a: Real,
+    polygon_b: PolygonCore<'_>,
+    margin: Real,
+) -> Option<ConvexManifold> {
     let margin = sanitize_margin(margin);
-    if !is_usable(polygon_b) {
-        return None;
-    }
-    let (separation, face) =
-        max_face_separation(&polygon_b.vertices, &polygon_b.normals, &[center_a]);
+    let (separation, face) = max_face_separation(
+        polygon_b.vertices,
+        polygon_b.normals,
+        &[center_a],
+        Real::INFINITY,
+    );
     if radius_a - separation < -margin {
         return None;
     }
@@ -45,7 +65,7 @@ pub fn contact_circle_polygon(
             id,
         ));
     }
-    let closest = closest_between_outlines(&[center_a], &polygon_b.vertices);
+    let closest = closest_between_outlines(&[center_a], polygon_b.vertices);
     if radius_a - closest.distance < -margin {
         return None;
     }

@@ -13,9 +13,13 @@
 //! clipping above gives the points, with negative depths.
 
 use super::clip::{
-    Face, Feature, REFERENCE_FACE_BIAS, closest_between_outlines, extent, face_manifold,
-    incident_edge, is_usable, max_face_separation, point_manifold, sanitize_margin, unit,
+    Face, Feature, REFERENCE_FACE_BIAS, incident_edge, max_face_separation, sanitize_margin, unit,
 };
+use super::closest::{BoundingLine, ConvexHints, closest_between_bounded_outlines};
+use super::convex_manifold::{ConvexManifold, point_manifold};
+use super::face_manifold::polygon_face_manifold;
+use super::lanes::Lanes;
+use super::local_frame::{ContactFrame, PolygonCore};
 use super::{FeatureId, Manifold};
 use crate::math::Real;
 use crate::query::placed::WorldPolygon;
@@ -31,22 +35,40 @@ pub fn contact_polygon_polygon(
     polygon_b: &WorldPolygon,
     margin: Real,
 ) -> Option<Manifold> {
+    contact_polygon_polygon_core(
+        PolygonCore::of_world(polygon_a)?,
+        PolygonCore::of_world(polygon_b)?,
+        margin,
+        &ContactFrame::WORLD,
+    )
+    .map(ConvexManifold::into_manifold)
+}
+
+/// [`contact_polygon_polygon`] for polygons given in the rigid `frame`
+/// (which only sizes the reference face bias); the manifold is in `frame`.
+pub(super) fn contact_polygon_polygon_core(
+    polygon_a: PolygonCore<'_>,
+    polygon_b: PolygonCore<'_>,
+    margin: Real,
+    frame: &ContactFrame,
+) -> Option<ConvexManifold> {
     let margin = sanitize_margin(margin);
-    if !is_usable(polygon_a) || !is_usable(polygon_b) {
-        return None;
-    }
-    let (gap_a, face_a) =
-        max_face_separation(&polygon_a.vertices, &polygon_a.normals, &polygon_b.vertices);
+    let (gap_a, face_a) = separation_from_faces(polygon_a, polygon_b, margin);
     if gap_a > margin {
         return None;
     }
-    let (gap_b, face_b) =
-        max_face_separation(&polygon_b.vertices, &polygon_b.normals, &polygon_a.vertices);
+    let (gap_b, face_b) = separation_from_faces(polygon_b, polygon_a, margin);
     if gap_b > margin {
         return None;
     }
-    let size = extent(&polygon_a.vertices).max(extent(&polygon_b.vertices));
-    let reference_is_a = gap_b <= gap_a + REFERENCE_FACE_BIAS * size;
+    // A's face wins unless B's is better by more than the bias; the size is
+    // only needed when B's face is better at all.
+    let reference_is_a = gap_b <= gap_a || {
+        let size = frame
+            .world_extent(polygon_a.vertices)
+            .max(frame.world_extent(polygon_b.vertices));
+        gap_b <= gap_a + REFERENCE_FACE_BIAS * size
+    };
     let (reference_polygon, incident_polygon, face) = if reference_is_a {
         (polygon_a, polygon_b, face_a)
     } else {
@@ -56,7 +78,13 @@ pub fn contact_polygon_polygon(
     if face_gap > 0.0 {
         // Apart (only with a margin): the faces bound the distance from below;
         // the closest features tell a face contact from a vertex-vertex one.
-        let closest = closest_between_outlines(&polygon_a.vertices, &polygon_b.vertices);
+        // Each polygon lies behind its own best face.
+        let closest = closest_between_bounded_outlines(
+            polygon_a.vertices,
+            hints(polygon_a, face_a),
+            polygon_b.vertices,
+            hints(polygon_b, face_b),
+        );
         if closest.distance > margin {
             return None;
         }
@@ -80,14 +108,39 @@ pub fn contact_polygon_polygon(
             ));
         }
     }
-    let reference = Face::of_polygon(
-        &reference_polygon.vertices,
-        &reference_polygon.normals,
-        face,
-    );
-    let k = incident_edge(&incident_polygon.normals, reference.normal);
-    let incident = Face::of_polygon(&incident_polygon.vertices, &incident_polygon.normals, k);
-    face_manifold(&reference, &incident, reference_is_a, margin)
+    let reference = Face::of_polygon(reference_polygon.vertices, reference_polygon.normals, face);
+    let k = incident_edge(incident_polygon.normals, reference.normal);
+    let incident = Face::of_polygon(incident_polygon.vertices, incident_polygon.normals, k);
+    polygon_face_manifold(&reference, &incident, reference_is_a, margin)
+}
+
+/// [`max_face_separation`] of `other` from the faces of `polygon`, in eight
+/// lanes when `other` has five to eight vertices.
+fn separation_from_faces(
+    polygon: PolygonCore<'_>,
+    other: PolygonCore<'_>,
+    stop_above: Real,
+) -> (Real, usize) {
+    let (vertices, normals) = (polygon.vertices, polygon.normals);
+    // Up to four vertices the plain loop is as quick as the lanes.
+    if other.vertices.len() <= 4 {
+        return max_face_separation(vertices, normals, other.vertices, stop_above);
+    }
+    match Lanes::<8>::of(other.vertices) {
+        Some(lanes) => lanes.max_face_separation(vertices, normals, stop_above),
+        None => max_face_separation(vertices, normals, other.vertices, stop_above),
+    }
+}
+
+/// The closest-feature hints of a polygon whose best SAT face is `face`.
+fn hints(polygon: PolygonCore<'_>, face: usize) -> Option<ConvexHints<'_>> {
+    Some(ConvexHints {
+        behind: BoundingLine {
+            normal: *polygon.normals.get(face)?,
+            point: *polygon.vertices.get(face)?,
+        },
+        normals: polygon.normals,
+    })
 }
 
 #[cfg(test)]

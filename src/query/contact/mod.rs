@@ -4,6 +4,12 @@
 //! Convex polygon pairs use SAT to find the axis of least penetration, then
 //! clip the incident edge against the reference edge's side planes (Box2D's
 //! reference/incident method). Circles and capsules use closest points.
+//! [`contact_with_margin`] computes a convex polygon pair, or a disc or
+//! capsule against a convex polygon (up to eight vertices), in the frame of
+//! one of the polygons, transforming only the other shape, and maps the
+//! manifold to the world at the end; [`contact_placed`] runs the same pair
+//! functions on shapes placed in the world, and the two agree up to
+//! rounding (`tests/contact_frames.rs`).
 //! A simple polygon contributes the deepest of its convex pieces' manifolds.
 //! A circle tree contributes the contacts of its leaves (pruned descent),
 //! reduced to one manifold of up to four points that name the leaves' parts
@@ -59,6 +65,7 @@
 //! resting contact survive the switch. The ids of one manifold are distinct.
 
 mod clip;
+mod closest;
 mod contact_capsule_capsule;
 mod contact_capsule_polygon;
 mod contact_circle_capsule;
@@ -67,6 +74,12 @@ mod contact_circle_polygon;
 mod contact_polygon_polygon;
 mod contact_simple_convex;
 mod contact_simple_simple;
+mod convex_manifold;
+mod face_manifold;
+mod lanes;
+mod local_frame;
+
+use local_frame::FramedPair;
 
 pub use contact_capsule_capsule::contact_capsule_capsule;
 pub use contact_capsule_polygon::contact_capsule_polygon;
@@ -152,12 +165,17 @@ impl Manifold {
 
     /// The same manifold seen with A and B swapped: normal negated, ids flipped.
     pub fn flipped(mut self) -> Self {
+        self.flip();
+        self
+    }
+
+    /// Turns this manifold into [`Manifold::flipped`] in place.
+    fn flip(&mut self) {
         self.normal = -self.normal;
         for p in &mut self.points {
             p.id = p.id.flipped();
             std::mem::swap(&mut p.part_a, &mut p.part_b);
         }
-        self
     }
 }
 
@@ -204,7 +222,13 @@ pub fn contact_with_margin(
     pose_b: &Pose,
     margin: Real,
 ) -> Option<Manifold> {
-    contact_placed(&Placed::new(a, pose_a), &Placed::new(b, pose_b), margin)
+    // Convex polygon pairs, and discs and capsules against them, skip placing
+    // both shapes in the world (see `local_frame`).
+    let Some(framed) = FramedPair::of(a, b) else {
+        return contact_placed(&Placed::new(a, pose_a), &Placed::new(b, pose_b), margin);
+    };
+    let manifold = framed.contact(a, pose_a, b, pose_b, margin)?;
+    manifold.is_finite().then(|| manifold.into_manifold())
 }
 
 /// [`contact_with_margin`] for shapes already placed in the world.

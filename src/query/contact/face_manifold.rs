@@ -1,0 +1,491 @@
+//! Reference/incident clipping: the manifold of a reference face and the
+//! incident edge of the other core ([`face_manifold`]), and its radius-0
+//! form for two polygons ([`polygon_face_manifold`]), which gives the same
+//! manifold with the capsule-only steps left out.
+
+use super::FeatureId;
+use super::clip::Face;
+use super::convex_manifold::{ConvexManifold, ConvexPoint};
+use crate::math::{Real, Vec2};
+
+/// Two clipped points closer than this fraction of the reference face's
+/// length are one contact: they arise when an incident vertex sits on a side
+/// plane, and two coincident points would only give a solver the same
+/// constraint twice (and flicker between one and two points with rounding).
+pub(super) const POINT_MERGE_FRACTION: Real = 1e-3;
+
+/// A point of the incident edge during clipping, named by the pair of
+/// features (reference, incident) that meet there.
+#[derive(Clone, Copy, Debug)]
+struct ClipVertex {
+    point: Vec2,
+    reference_feature: u16,
+    incident_feature: u16,
+}
+
+/// Up to two clip vertices, kept in order on the stack: clipping a segment
+/// by a half-plane never makes more than two.
+#[derive(Clone, Copy, Debug)]
+struct ClipPoints {
+    points: [ClipVertex; 2],
+    len: usize,
+}
+
+impl ClipPoints {
+    const EMPTY: ClipPoints = ClipPoints {
+        points: [ClipVertex {
+            point: Vec2::new(0.0, 0.0),
+            reference_feature: 0,
+            incident_feature: 0,
+        }; 2],
+        len: 0,
+    };
+
+    #[inline(always)]
+    fn as_slice(&self) -> &[ClipVertex] {
+        &self.points[..self.len]
+    }
+
+    /// Appends `vertex`; a third vertex cannot arise and would be dropped.
+    #[inline(always)]
+    fn push(&mut self, vertex: ClipVertex) {
+        if let Some(slot) = self.points.get_mut(self.len) {
+            *slot = vertex;
+            self.len += 1;
+        }
+    }
+
+    /// Keeps the vertices for which `keep` holds, in order.
+    fn retain(&mut self, keep: impl Fn(&ClipVertex) -> bool) {
+        let mut kept = ClipPoints::EMPTY;
+        for vertex in self.as_slice() {
+            if keep(vertex) {
+                kept.push(*vertex);
+            }
+        }
+        *self = kept;
+    }
+}
+
+/// Keeps the part of the clip polygon (one or two points) where
+/// `side·(p - origin) <= 0`; a point made on the plane is named
+/// `(plane_feature, incident edge_feature)`.
+#[inline(always)]
+fn clip_half_plane(
+    points: &ClipPoints,
+    side: Vec2,
+    origin: Vec2,
+    plane_feature: u16,
+    incident_edge_feature: u16,
+) -> ClipPoints {
+    let mut kept = ClipPoints::EMPTY;
+    let distance_of = |v: &ClipVertex| side.dot(&(v.point - origin));
+    match points.as_slice() {
+        [only] if distance_of(only) <= 0.0 => kept.push(*only),
+        [first, second] => {
+            let (d0, d1) = (distance_of(first), distance_of(second));
+            if d0 <= 0.0 {
+                kept.push(*first);
+            }
+            if d1 <= 0.0 {
+                kept.push(*second);
+            }
+            if (d0 < 0.0 && d1 > 0.0) || (d0 > 0.0 && d1 < 0.0) {
+                // side·(p0 + s (p1 - p0) - origin) = 0  ⇒  s = d0 / (d0 - d1).
+                let s = d0 / (d0 - d1);
+                kept.push(ClipVertex {
+                    point: first.point + (second.point - first.point) * s,
+                    reference_feature: plane_feature,
+                    incident_feature: incident_edge_feature,
+                });
+            }
+        }
+        _ => {}
+    }
+    kept
+}
+
+/// Reference/incident clipping: clips the incident edge to the slab between
+/// the side planes of the reference face, measures each surviving point's
+/// depth along the reference normal and keeps those with depth `>= -margin`.
+///
+/// Surfaces: the reference surface is the reference face pushed out by its
+/// radius. The incident surface is the incident edge pushed out by its radius
+/// along its own outward normal (for a capsule, its flat side facing the
+/// reference; for a polygon, the edge itself): that edge is what gets
+/// clipped. The deepest incident end adds its cap's extreme towards the
+/// reference (the point whose depth is the exact penetration), replacing the
+/// side point of the same end; on a capsule lying flat the two coincide.
+/// Each contact point is midway between its incident surface point and that
+/// point's projection on the reference surface, both inside the slab.
+///
+/// Two points closer than [`POINT_MERGE_FRACTION`] of the reference face's
+/// length are merged into the deeper one.
+///
+/// `reference_is_a` orients the result: the manifold normal points from A to
+/// B and the ids list A's feature first. If nothing survives (only possible
+/// through rounding, when the deepest end sits on a side plane), the deepest
+/// end's cap point is reported alone, so a pair the SAT found overlapping
+/// always gets a point. `None` only when even that point is farther than the
+/// margin. The faces may be given in any rigid frame; the manifold is in
+/// that frame.
+pub(super) fn face_manifold(
+    reference: &Face,
+    incident: &Face,
+    reference_is_a: bool,
+    margin: Real,
+) -> Option<ConvexManifold> {
+    let tangent = reference.end - reference.start;
+    let normal = reference.normal;
+    let separation_of = |p: Vec2| normal.dot(&(p - reference.start));
+    let (deepest_end, deepest_feature) =
+        if separation_of(incident.end) < separation_of(incident.start) {
+            (incident.end, incident.end_feature)
+        } else {
+            (incident.start, incident.start_feature)
+        };
+    let cap = ClipVertex {
+        point: deepest_end - normal * incident.radius,
+        reference_feature: reference.edge_feature,
+        incident_feature: deepest_feature,
+    };
+    let lift = incident.normal * incident.radius;
+    let side = ClipPoints {
+        points: [
+            ClipVertex {
+                point: incident.start + lift,
+                reference_feature: reference.edge_feature,
+                incident_feature: incident.start_feature,
+            },
+            ClipVertex {
+                point: incident.end + lift,
+                reference_feature: reference.edge_feature,
+                incident_feature: incident.end_feature,
+            },
+        ],
+        len: 2,
+    };
+    let past_start = clip_half_plane(
+        &side,
+        -tangent,
+        reference.start,
+        reference.start_feature,
+        incident.edge_feature,
+    );
+    let mut surface_points = clip_half_plane(
+        &past_start,
+        tangent,
+        reference.end,
+        reference.end_feature,
+        incident.edge_feature,
+    );
+    // Same expressions as the clipping, so a radius-0 end that survived
+    // clipping is found inside here too (and replaced by itself).
+    let in_slab = (-tangent).dot(&(deepest_end - reference.start)) <= 0.0
+        && tangent.dot(&(deepest_end - reference.end)) <= 0.0;
+    if in_slab {
+        let same_end = surface_points.as_slice().iter().position(|v| {
+            v.reference_feature == cap.reference_feature
+                && v.incident_feature == cap.incident_feature
+        });
+        let along = |v: &ClipVertex| tangent.dot(&(v.point - cap.point)).abs();
+        match (same_end, surface_points.as_slice()) {
+            (Some(i), _) => surface_points.points[i] = cap,
+            (None, [first, second]) => {
+                // The cap's side point was clipped: the cap takes the place of
+                // the clipped point on its side.
+                let nearest = usize::from(along(second) < along(first));
+                surface_points.points[nearest] = cap;
+            }
+            (None, _) => surface_points.push(cap),
+        }
+    }
+    // Penetration of a surface point below the reference surface.
+    let depth_of = |p: Vec2| reference.radius - separation_of(p);
+    surface_points.retain(|v| depth_of(v.point) >= -margin);
+    if let [first, second] = surface_points.as_slice()
+        && (first.point - second.point).norm() < POINT_MERGE_FRACTION * tangent.norm()
+    {
+        // Keep the deeper of two points that are one (the first on a tie).
+        let deeper = if depth_of(second.point) > depth_of(first.point) {
+            *second
+        } else {
+            *first
+        };
+        surface_points = ClipPoints::EMPTY;
+        surface_points.push(deeper);
+    }
+    if surface_points.len == 0 {
+        if depth_of(cap.point) < -margin {
+            return None;
+        }
+        surface_points.push(cap);
+    }
+    let to_contact = |v: &ClipVertex| {
+        let depth = depth_of(v.point);
+        ConvexPoint {
+            // The reference surface lies `depth` beyond the incident
+            // point along the normal: midway is half of it.
+            point: v.point + normal * (depth * 0.5),
+            depth,
+            id: if reference_is_a {
+                FeatureId::new(v.reference_feature, v.incident_feature)
+            } else {
+                FeatureId::new(v.incident_feature, v.reference_feature)
+            },
+        }
+    };
+    let [first, rest @ ..] = surface_points.as_slice() else {
+        return None;
+    };
+    Some(ConvexManifold::new(
+        if reference_is_a { normal } else { -normal },
+        to_contact(first),
+        rest.first().map(to_contact),
+    ))
+}
+
+/// [`face_manifold`] of two polygon cores (both radii 0): the same manifold
+/// with fewer steps. Without a radius the deepest end's cap point is that
+/// end itself, which the clipping keeps or drops like any end, so the cap
+/// steps of [`face_manifold`] change nothing and are left out; each
+/// surviving point's depth is computed once.
+pub(super) fn polygon_face_manifold(
+    reference: &Face,
+    incident: &Face,
+    reference_is_a: bool,
+    margin: Real,
+) -> Option<ConvexManifold> {
+    let tangent = reference.end - reference.start;
+    let normal = reference.normal;
+    let separation_of = |p: Vec2| normal.dot(&(p - reference.start));
+    let depth_of = |p: Vec2| reference.radius - separation_of(p);
+    let side = ClipPoints {
+        points: [
+            ClipVertex {
+                point: incident.start,
+                reference_feature: reference.edge_feature,
+                incident_feature: incident.start_feature,
+            },
+            ClipVertex {
+                point: incident.end,
+                reference_feature: reference.edge_feature,
+                incident_feature: incident.end_feature,
+            },
+        ],
+        len: 2,
+    };
+    let past_start = clip_half_plane(
+        &side,
+        -tangent,
+        reference.start,
+        reference.start_feature,
+        incident.edge_feature,
+    );
+    let clipped = clip_half_plane(
+        &past_start,
+        tangent,
+        reference.end,
+        reference.end_feature,
+        incident.edge_feature,
+    );
+    // The points deep enough, with their depths.
+    let mut kept = [(side.points[0], 0.0); 2];
+    let mut count = 0;
+    for vertex in clipped.as_slice() {
+        let depth = depth_of(vertex.point);
+        if depth >= -margin {
+            kept[count] = (*vertex, depth);
+            count += 1;
+        }
+    }
+    if count == 2
+        && (kept[0].0.point - kept[1].0.point).norm() < POINT_MERGE_FRACTION * tangent.norm()
+    {
+        // Keep the deeper of two points that are one (the first on a tie).
+        if kept[1].1 > kept[0].1 {
+            kept[0] = kept[1];
+        }
+        count = 1;
+    }
+    if count == 0 {
+        // Nothing survived the clipping: the deepest end alone (its cap
+        // point, which is the end itself).
+        let (deepest_end, deepest_feature) =
+            if separation_of(incident.end) < separation_of(incident.start) {
+                (incident.end, incident.end_feature)
+            } else {
+                (incident.start, incident.start_feature)
+            };
+        let cap = deepest_end - normal * incident.radius;
+        let depth = depth_of(cap);
+        if depth < -margin {
+            return None;
+        }
+        let vertex = ClipVertex {
+            point: cap,
+            reference_feature: reference.edge_feature,
+            incident_feature: deepest_feature,
+        };
+        kept[0] = (vertex, depth);
+        count = 1;
+    }
+    let to_contact = |(v, depth): &(ClipVertex, Real)| ConvexPoint {
+        // The reference surface lies `depth` beyond the incident point
+        // along the normal: midway is half of it.
+        point: v.point + normal * (depth * 0.5),
+        depth: *depth,
+        id: if reference_is_a {
+            FeatureId::new(v.reference_feature, v.incident_feature)
+        } else {
+            FeatureId::new(v.incident_feature, v.reference_feature)
+        },
+    };
+    Some(ConvexManifold::new(
+        if reference_is_a { normal } else { -normal },
+        to_contact(&kept[0]),
+        (count == 2).then(|| to_contact(&kept[1])),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::vec2;
+    use crate::query::contact::clip::{edge_feature, vertex_feature};
+    use proptest::prelude::*;
+
+    #[test]
+    fn clipping_names_points_by_the_features_that_meet() {
+        // Reference: the top of a 2-wide box; incident: a longer edge above it.
+        let reference = Face {
+            start: vec2(1.0, 0.0),
+            end: vec2(-1.0, 0.0),
+            normal: vec2(0.0, 1.0),
+            radius: 0.0,
+            start_feature: vertex_feature(2),
+            end_feature: vertex_feature(3),
+            edge_feature: edge_feature(2),
+        };
+        let incident = Face {
+            start: vec2(-3.0, -0.1),
+            end: vec2(3.0, -0.1),
+            normal: vec2(0.0, 0.0),
+            radius: 0.0,
+            start_feature: vertex_feature(0),
+            end_feature: vertex_feature(1),
+            edge_feature: edge_feature(0),
+        };
+        let m = face_manifold(&reference, &incident, true, 0.0).unwrap();
+        assert_eq!(m.points().len(), 2);
+        for p in m.points() {
+            assert!((p.depth - 0.1).abs() < 1e-6);
+            assert!((p.point.y + 0.05).abs() < 1e-6);
+            assert_eq!(p.id.feature_b(), edge_feature(0));
+        }
+        let mut ids: Vec<u16> = m.points().iter().map(|p| p.id.feature_a()).collect();
+        ids.sort();
+        assert_eq!(ids, vec![vertex_feature(2), vertex_feature(3)]);
+        // Beyond the margin nothing is kept.
+        let mut far = incident;
+        far.start.y = 0.5;
+        far.end.y = 0.5;
+        assert!(face_manifold(&reference, &far, true, 0.4).is_none());
+        assert_eq!(
+            face_manifold(&reference, &far, true, 0.5)
+                .unwrap()
+                .points()
+                .len(),
+            2
+        );
+    }
+
+    #[test]
+    fn polygon_clipping_merges_and_falls_back_like_the_general_clipping() {
+        let reference = Face {
+            start: vec2(1.0, 0.0),
+            end: vec2(-1.0, 0.0),
+            normal: vec2(0.0, 1.0),
+            radius: 0.0,
+            start_feature: vertex_feature(2),
+            end_feature: vertex_feature(3),
+            edge_feature: edge_feature(2),
+        };
+        let edge = |x0: Real, x1: Real, y1: Real| Face {
+            start: vec2(x0, -0.1),
+            end: vec2(x1, y1),
+            normal: vec2(0.0, -1.0),
+            radius: 0.0,
+            start_feature: vertex_feature(0),
+            end_feature: vertex_feature(1),
+            edge_feature: edge_feature(0),
+        };
+        // Across the side plane at x = -1, 0.5 mm apart: merged into one.
+        let short = edge(-0.9995, -1.0005, -0.1001);
+        // Wholly past the side plane at x = 1: the deepest end alone.
+        let outside = edge(2.0, 3.0, -0.12);
+        for incident in [short, outside] {
+            for reference_is_a in [true, false] {
+                let general = face_manifold(&reference, &incident, reference_is_a, 0.0);
+                assert_eq!(general.map(|m| m.points().len()), Some(1));
+                assert_eq!(
+                    polygon_face_manifold(&reference, &incident, reference_is_a, 0.0),
+                    general
+                );
+            }
+        }
+        assert!(
+            (face_manifold(&reference, &outside, true, 0.0)
+                .unwrap()
+                .points()[0]
+                .depth
+                - 0.12)
+                .abs()
+                < 1e-6
+        );
+    }
+
+    /// A random face or edge of a polygon: ends within ±3 m, unit normal to
+    /// its right (outward for a counter-clockwise polygon), random features.
+    fn polygon_edge() -> impl Strategy<Value = Face> {
+        let coordinate = || (-3_000i32..=3_000).prop_map(|k| k as Real * 1e-3);
+        (
+            coordinate(),
+            coordinate(),
+            coordinate(),
+            coordinate(),
+            0usize..8,
+        )
+            .prop_filter_map("zero length", |(x0, y0, x1, y1, i)| {
+                let (start, end) = (vec2(x0, y0), vec2(x1, y1));
+                let edge = end - start;
+                (edge.norm() > 1e-3).then(|| Face {
+                    start,
+                    end,
+                    normal: vec2(edge.y, -edge.x).normalize(),
+                    radius: 0.0,
+                    start_feature: vertex_feature(i),
+                    end_feature: vertex_feature(i + 1),
+                    edge_feature: edge_feature(i),
+                })
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(10_000))]
+
+        /// The radius-0 clipping gives exactly the general clipping's manifold.
+        #[test]
+        fn polygon_clipping_is_the_general_clipping_at_radius_zero(
+            reference in polygon_edge(),
+            incident in polygon_edge(),
+            reference_is_a in any::<bool>(),
+            margin in prop_oneof![Just(0.0), (0u32..=1_000).prop_map(|k| k as Real * 1e-3)],
+        ) {
+            prop_assert_eq!(
+                polygon_face_manifold(&reference, &incident, reference_is_a, margin),
+                face_manifold(&reference, &incident, reference_is_a, margin)
+            );
+        }
+    }
+}
