@@ -15,7 +15,6 @@
 
 use super::handles::{BodyKey, ColliderKey};
 use super::settings::SPECULATIVE_DISTANCE;
-use super::step::ContactPair;
 use super::sweep::Sweep;
 use super::{BodyKind, Collider, World};
 use crate::broadphase::{Bounds, ProxyKind};
@@ -127,7 +126,7 @@ impl World {
             let (a, b) = (self.collider_handle(key_a), self.collider_handle(key_b));
             let pair_key = if a < b { (a, b) } else { (b, a) };
             let sensor = self.colliders[key_a].sensor || self.colliders[key_b].sensor;
-            new_pairs.push((pair_key, ContactPair::new(sensor)));
+            new_pairs.push((pair_key, sensor));
         }
         self.contacts.merge(&mut new_pairs);
         self.scratch.proxy_pairs = pairs;

@@ -52,6 +52,14 @@ impl ContactPair {
             sensor,
         }
     }
+
+    /// Makes this the state of a new pair, keeping its buffers.
+    pub(crate) fn reset(&mut self, sensor: bool) {
+        self.manifold = None;
+        self.touching = false;
+        self.impulses.clear();
+        self.sensor = sensor;
+    }
 }
 
 /// Buffers reused from step to step. Not part of the simulated state: a
@@ -59,7 +67,8 @@ impl ContactPair {
 #[derive(Debug, Default)]
 pub(crate) struct Scratch {
     pub proxy_pairs: Vec<(ProxyId, ProxyId)>,
-    pub new_pairs: Vec<(super::pair_map::PairKey, ContactPair)>,
+    /// Pairs the broadphase reported this step: (key, sensor).
+    pub new_pairs: Vec<(super::pair_map::PairKey, bool)>,
     /// Solver bodies; index 0 is the fixed body that stands for every body
     /// not simulated this step.
     pub solver_bodies: Vec<SolverBody>,
