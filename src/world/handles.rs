@@ -61,6 +61,18 @@ pub(crate) fn key_order<K: slotmap::Key>(key: K) -> u64 {
     key.data().as_ffi().rotate_left(32)
 }
 
+/// The slot index of a slotmap key: dense, below the map's slot count.
+#[inline]
+pub(crate) fn key_slot<K: slotmap::Key>(key: K) -> usize {
+    key.data().as_ffi() as u32 as usize
+}
+
+/// The version of a slotmap key (odd, never 0).
+#[inline]
+pub(crate) fn key_version<K: slotmap::Key>(key: K) -> u32 {
+    (key.data().as_ffi() >> 32) as u32
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -76,6 +88,8 @@ mod tests {
         }
         keys.extend((0..10).map(|i| map.insert(100 + i)));
         for &a in &keys {
+            assert!(key_slot(a) <= 24, "slots are dense");
+            assert_eq!(key_version(a) % 2, 1, "live versions are odd");
             for &b in &keys {
                 assert_eq!(key_order(a).cmp(&key_order(b)), a.cmp(&b));
             }

@@ -83,6 +83,8 @@ pub(crate) struct Scratch {
     pub removed_projectiles: Vec<ProjectileKey>,
     pub projectile_events: Vec<super::projectile_trace::Hit>,
     pub islands: super::islands::IslandScratch,
+    /// Every collider's placement at the start of the step.
+    pub colliders_now: super::colliders_now::ColliderTable,
 }
 
 impl Clone for Scratch {
