@@ -18,36 +18,84 @@ use super::settings::SPECULATIVE_DISTANCE;
 use super::sweep::Sweep;
 use super::{BodyKind, Collider, World};
 use crate::broadphase::{Bounds, ProxyKind};
-use crate::math::{Pose, Vec2};
+use crate::math::{Pose, Real, Vec2};
 use crate::shape::Shape;
 
 /// The tight box a proxy stores for `shape` at `pose`: its world box grown
 /// by the speculative distance; `None` if it is not finite.
 pub(crate) fn proxy_bounds(shape: &Shape, pose: &Pose) -> Option<Bounds> {
-    let aabb = shape.world_aabb(pose);
-    Bounds::new(aabb.min, aabb.max)
-        .ok()?
-        .inflated(SPECULATIVE_DISTANCE)
-        .ok()
+    let (min, max) = world_box(shape, pose);
+    grown_box(min, max, SPECULATIVE_DISTANCE)
+}
+
+/// Corners of `shape`'s world box at `pose`: [`Shape::world_aabb`], with
+/// circles (the common case) computed inline by the same expressions.
+#[inline]
+fn world_box(shape: &Shape, pose: &Pose) -> (Vec2, Vec2) {
+    match shape {
+        Shape::Circle(circle) => {
+            // The box of one point grown by the scaled radius. For a NaN
+            // centre world_aabb's min/max fold yields an infinite corner
+            // where this yields NaN: both are refused by `grown_box`.
+            let center = pose.transform_point(circle.center());
+            let radius = circle.radius() * pose.scale;
+            let reach = Vec2::new(radius, radius);
+            (center - reach, center + reach)
+        }
+        _ => {
+            let aabb = shape.world_aabb(pose);
+            (aabb.min, aabb.max)
+        }
+    }
+}
+
+/// `Bounds::new(min, max)?.inflated(radius)` for a radius known to be
+/// finite and ≥ 0, in one check: the grown corners are finite exactly when
+/// the corners are and growing them does not overflow, and for ordered
+/// corners the grown ones are ordered (`min <= max` is checked before growing).
+#[inline]
+fn grown_box(min: Vec2, max: Vec2, radius: Real) -> Option<Bounds> {
+    if !(min.x <= max.x && min.y <= max.y) {
+        return None;
+    }
+    let r = Vec2::new(radius, radius);
+    Bounds::new(min - r, max + r).ok()
 }
 
 /// The box covering `collider` over a body's sweep (world, grown by the
 /// speculative distance); `None` if it is not finite.
 pub(crate) fn swept_bounds(collider: &Collider, sweep: &Sweep) -> Option<Bounds> {
-    let start = proxy_bounds(&collider.shape, &sweep.start.compose(&collider.local_pose))?;
-    let end = proxy_bounds(&collider.shape, &sweep.end.compose(&collider.local_pose))?;
+    let (min, max) = world_box(&collider.shape, &sweep.start.compose(&collider.local_pose));
+    swept_bounds_from(collider, sweep, min, max)
+}
+
+/// [`swept_bounds`] given the corners of the collider's world box at the
+/// start of the sweep (not grown yet).
+#[inline]
+fn swept_bounds_from(
+    collider: &Collider,
+    sweep: &Sweep,
+    start_min: Vec2,
+    start_max: Vec2,
+) -> Option<Bounds> {
+    let start = grown_box(start_min, start_max, SPECULATIVE_DISTANCE)?;
+    let (end_min, end_max) = world_box(&collider.shape, &sweep.end.compose(&collider.local_pose));
+    let end = grown_box(end_min, end_max, SPECULATIVE_DISTANCE)?;
     if sweep.angle == 0.0 {
         return Some(start.union(&end));
     }
     // Spinning: every point stays within `reach` of the centre of mass, which
     // moves on the segment center0 → center1.
-    let reach = sweep.collider_reach(collider);
+    let grow = sweep.collider_reach(collider) + SPECULATIVE_DISTANCE;
+    if !(grow.is_finite() && grow >= 0.0) {
+        return None;
+    }
     let low = sweep.center0.inf(&sweep.center1);
     let high = sweep.center0.sup(&sweep.center1);
-    let disc = Bounds::new(low, high)
-        .ok()?
-        .inflated(reach + SPECULATIVE_DISTANCE)
-        .ok()?;
+    if !(crate::math::is_finite_vec(low) && crate::math::is_finite_vec(high)) {
+        return None;
+    }
+    let disc = grown_box(low, high, grow)?;
     Some(disc.union(&start).union(&end))
 }
 
@@ -90,18 +138,44 @@ impl World {
         }
     }
 
-    /// Moves the proxies of a simulated body to its swept box of the step.
-    pub(crate) fn sweep_proxies(&mut self, sweep: &Sweep) {
-        let Some(body) = self.bodies.get(sweep.key) else {
-            return;
-        };
-        let displacement = sweep.center1 - sweep.center0;
-        for handle in &body.colliders {
-            let Some(collider) = self.colliders.get(handle.key) else {
+    /// Moves the proxies of the simulated bodies to their swept boxes of the
+    /// step. The colliders' start poses are those of the step's collider
+    /// table (the bodies have not moved since it was filled).
+    pub(crate) fn sweep_proxies(&mut self, sweeps: &[Sweep]) {
+        let World {
+            bodies,
+            colliders,
+            broad_phase,
+            scratch,
+            ..
+        } = self;
+        let table = &scratch.colliders_now;
+        for sweep in sweeps {
+            let Some(body) = bodies.get(sweep.key) else {
                 continue;
             };
-            if let (Some(id), Some(bounds)) = (collider.proxy, swept_bounds(collider, sweep)) {
-                let _ = self.broad_phase.move_proxy(id, bounds, displacement);
+            let displacement = sweep.center1 - sweep.center0;
+            for handle in &body.colliders {
+                let Some(collider) = colliders.get(handle.key) else {
+                    continue;
+                };
+                let Some(id) = collider.proxy else {
+                    continue;
+                };
+                // The start box as `world_box` computes it, from the table.
+                let (min, max) = match table.get(handle.key) {
+                    Some(now) => match now.circle {
+                        Some((center, radius)) => {
+                            let reach = Vec2::new(radius, radius);
+                            (center - reach, center + reach)
+                        }
+                        None => world_box(&collider.shape, &now.pose),
+                    },
+                    None => world_box(&collider.shape, &sweep.start.compose(&collider.local_pose)),
+                };
+                if let Some(bounds) = swept_bounds_from(collider, sweep, min, max) {
+                    let _ = broad_phase.move_proxy(id, bounds, displacement);
+                }
             }
         }
     }
@@ -151,5 +225,52 @@ impl World {
         let dynamic = body_a.kind == BodyKind::Dynamic || body_b.kind == BodyKind::Dynamic;
         let moving = body_a.kind != BodyKind::Static || body_b.kind != BodyKind::Static;
         dynamic || ((a.sensor || b.sensor) && moving)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::vec2;
+    use crate::shape::Circle;
+    use crate::world::scenes::jitter;
+
+    fn bits(v: Vec2) -> (u32, u32) {
+        (v.x.to_bits(), v.y.to_bits())
+    }
+
+    #[test]
+    fn circle_boxes_are_world_aabb_bit_for_bit() {
+        for i in 0..5_000u32 {
+            let value = |k: u32, range: Real| (jitter(8 * i + k) - 0.5) * range;
+            let circle =
+                Circle::new(vec2(value(0, 4.0), value(1, 4.0)), 0.01 + jitter(8 * i + 2)).unwrap();
+            let scale = 0.1 + 3.0 * jitter(8 * i + 3);
+            let pose = Pose::new(vec2(value(4, 2000.0), value(5, 2000.0)), value(6, 20.0))
+                .with_scale(scale);
+            let shape = Shape::from(circle);
+            let (min, max) = world_box(&shape, &pose);
+            let aabb = shape.world_aabb(&pose);
+            assert_eq!(
+                (bits(min), bits(max)),
+                (bits(aabb.min), bits(aabb.max)),
+                "case {i}"
+            );
+        }
+    }
+
+    #[test]
+    fn boxes_that_overflow_are_refused() {
+        let shape = Shape::from(Circle::new(vec2(0.0, 0.0), 1.0e38).unwrap());
+        let far = Pose::from_translation(vec2(3.0e38, 0.0));
+        assert_eq!(proxy_bounds(&shape, &far), None);
+        let near = Pose::from_translation(vec2(1.0e38, 0.0));
+        assert!(proxy_bounds(&shape, &near).is_some());
+        assert_eq!(
+            grown_box(vec2(1.0, 0.0), vec2(0.0, 0.0), 0.5),
+            None,
+            "inverted"
+        );
+        assert_eq!(grown_box(vec2(Real::NAN, 0.0), vec2(0.0, 0.0), 0.5), None);
     }
 }

@@ -105,9 +105,7 @@ impl World {
         self.update_contacts();
         self.solve_contacts(dt);
         let sweeps = std::mem::take(&mut self.scratch.sweeps);
-        for sweep in sweeps.iter().skip(1) {
-            self.sweep_proxies(sweep);
-        }
+        self.sweep_proxies(sweeps.get(1..).unwrap_or_default());
         self.scratch.sweeps = sweeps;
         self.continuous_collision();
         self.trace_projectiles(dt);

@@ -108,6 +108,7 @@ impl Sweep {
     }
 
     /// Largest distance (m, world) from the centre of mass to a point of `collider`.
+    #[inline]
     pub fn collider_reach(&self, collider: &Collider) -> Real {
         let offset = (collider.local_pose.translation - self.local_center).norm();
         (offset + collider.shape.bounding_radius() * collider.local_pose.scale) * self.start.scale
