@@ -24,6 +24,8 @@ pub(crate) struct ColliderNow {
     pub fat: Option<Bounds>,
     /// For a circle: its world centre and radius (metres).
     pub circle: Option<(Vec2, Real)>,
+    /// Slot of the collider's body.
+    pub body: u32,
     /// Version of the collider key this entry was made for (0: empty slot).
     version: u32,
     /// The body is awake (never set for static bodies).
@@ -35,6 +37,7 @@ impl ColliderNow {
         pose: Pose::IDENTITY,
         fat: None,
         circle: None,
+        body: u32::MAX,
         version: 0,
         awake: false,
     };
@@ -74,6 +77,7 @@ impl ColliderTable {
                 pose,
                 fat: collider.proxy.and_then(|id| broad_phase.fat_bounds(id)),
                 circle,
+                body: key_slot(collider.body.key) as u32,
                 version: key_version(key),
                 awake: body.awake,
             };
@@ -128,6 +132,7 @@ mod tests {
         let proxy = world.colliders[disc.key].proxy.unwrap();
         assert_eq!(entry.fat, world.broad_phase.fat_bounds(proxy));
         assert!(entry.fat.is_some() && entry.awake);
+        assert_eq!(entry.body as usize, key_slot(body.key));
         let entry = table.get(square.key).unwrap();
         assert!(entry.circle.is_none());
         assert_eq!(entry.pose, pose);

@@ -32,6 +32,12 @@ impl World {
         } = self;
         let table = &mut scratch.colliders_now;
         table.refresh(colliders, bodies, broad_phase);
+        // The islands' edges: the bodies of every touching, solid pair kept.
+        // Written by index into room for every pair (no growth checks in the loop).
+        let touching_bodies = &mut scratch.touching_bodies;
+        touching_bodies.clear();
+        touching_bodies.resize(contacts.len(), (0, 0));
+        let mut touching_count = 0;
         contacts.retain(|key, pair| {
             // Stale colliders or bodies have no entry.
             let (Some(a), Some(b)) = (table.get(key.0.key), table.get(key.1.key)) else {
@@ -39,6 +45,10 @@ impl World {
             };
             // `awake` is never set on static bodies.
             if !a.awake && !b.awake {
+                if pair.touching && !pair.sensor {
+                    touching_bodies[touching_count] = (a.body, b.body);
+                    touching_count += 1;
+                }
                 return true;
             }
             let overlap = match (&a.fat, &b.fat) {
@@ -56,7 +66,9 @@ impl World {
             } else {
                 SPECULATIVE_DISTANCE
             };
-            let manifold = match (a.circle, b.circle) {
+            let sensor = pair.sensor;
+            let was_touching = pair.touching;
+            pair.manifold = match (a.circle, b.circle) {
                 // The pile's common case, without placing both shapes first
                 // (the same centres and radii `Placed` computes).
                 (Some((center_a, radius_a)), Some((center_b, radius_b))) => {
@@ -70,19 +82,27 @@ impl World {
                     margin,
                 ),
             };
-            let touching = manifold.as_ref().is_some_and(|m| m.depth() >= 0.0);
-            if touching && !pair.touching {
-                events.push(began_event(key, pair.sensor, colliders));
-            } else if !touching && pair.touching {
-                events.push(ended_event(key, pair.sensor, colliders));
+            // Some point at depth ≥ 0 (the deepest is, exactly when one is).
+            let touching = pair
+                .manifold
+                .as_ref()
+                .is_some_and(|m| m.points.iter().any(|p| p.depth >= 0.0));
+            if touching && !was_touching {
+                events.push(began_event(key, sensor, colliders));
+            } else if !touching && was_touching {
+                events.push(ended_event(key, sensor, colliders));
             }
-            if manifold.is_none() {
+            if pair.manifold.is_none() {
                 pair.impulses.clear();
             }
-            pair.manifold = manifold;
             pair.touching = touching;
+            if touching && !pair.sensor {
+                touching_bodies[touching_count] = (a.body, b.body);
+                touching_count += 1;
+            }
             true
         });
+        touching_bodies.truncate(touching_count);
     }
 }
 

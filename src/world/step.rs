@@ -83,6 +83,9 @@ pub(crate) struct Scratch {
     pub removed_projectiles: Vec<ProjectileKey>,
     pub projectile_events: Vec<super::projectile_trace::Hit>,
     pub islands: super::islands::IslandScratch,
+    /// Body slots of the touching, solid pairs the narrowphase kept (the
+    /// islands' edges; the pairs' `touching` does not change later in a step).
+    pub touching_bodies: Vec<(u32, u32)>,
     /// Every collider's placement at the start of the step.
     pub colliders_now: super::colliders_now::ColliderTable,
 }
