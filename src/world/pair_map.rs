@@ -32,6 +32,8 @@ fn pair_order(key: &PairKey) -> u128 {
 #[derive(Debug, Default)]
 pub(crate) struct PairMap {
     entries: Vec<(PairKey, Box<ContactPair>)>,
+    /// Parallel to `entries`: each key's [`pair_order`], searched densely.
+    orders: Vec<u128>,
     /// Boxes of dropped pairs, reused by new ones (capacity for every box
     /// made). Boxed on purpose: a reused box is moved into `entries` as is.
     #[allow(clippy::vec_box)]
@@ -44,6 +46,7 @@ impl Clone for PairMap {
     fn clone(&self) -> Self {
         PairMap {
             entries: self.entries.clone(),
+            orders: self.orders.clone(),
             pool: Vec::new(),
             incoming: Vec::new(),
         }
@@ -75,9 +78,7 @@ impl PairMap {
 
     /// Where `key` is (`Ok`) or would be inserted (`Err`).
     fn search(&self, key: &PairKey) -> Result<usize, usize> {
-        let order = pair_order(key);
-        self.entries
-            .binary_search_by(|(probe, _)| pair_order(probe).cmp(&order))
+        self.orders.binary_search(&pair_order(key))
     }
 
     /// The pair with this key.
@@ -93,10 +94,12 @@ impl PairMap {
             if keep(key, pair) {
                 if kept != read {
                     self.entries.swap(kept, read);
+                    self.orders[kept] = self.orders[read];
                 }
                 kept += 1;
             }
         }
+        self.orders.truncate(kept);
         // The pool has room for every box ever made: no allocation here.
         self.pool
             .extend(self.entries.drain(kept..).map(|(_, pair)| pair));
@@ -148,6 +151,7 @@ impl PairMap {
             let (_, key, sensor) = self.incoming[i];
             let pair = self.fresh(sensor);
             self.entries.push((key, pair));
+            self.orders.push(pair_order(&key));
         }
         // Back to front: entries[index ..] holds the old block that belongs
         // after new pair `i`, then new pairs 0..=i; rotating by i + 1 puts
@@ -157,14 +161,16 @@ impl PairMap {
         for i in (0..self.incoming.len()).rev() {
             let index = self.incoming[i].0;
             self.entries[index..block_end + i + 1].rotate_right(i + 1);
+            self.orders[index..block_end + i + 1].rotate_right(i + 1);
             block_end = index;
         }
     }
 
     /// Replaces every key by `rekey(key)`; `rekey` must keep the order.
     pub fn rekey(&mut self, mut rekey: impl FnMut(PairKey) -> PairKey) {
-        for (key, _) in &mut self.entries {
+        for ((key, _), order) in self.entries.iter_mut().zip(&mut self.orders) {
             *key = rekey(*key);
+            *order = pair_order(key);
         }
     }
 }
@@ -178,6 +184,7 @@ impl FromIterator<(PairKey, ContactPair)> for PairMap {
         entries.sort_by_key(|entry| entry.0);
         entries.dedup_by(|later, earlier| later.0 == earlier.0);
         PairMap {
+            orders: entries.iter().map(|(key, _)| pair_order(key)).collect(),
             entries,
             ..PairMap::default()
         }

@@ -16,10 +16,11 @@
 use super::handles::{BodyKey, ColliderKey};
 use super::settings::SPECULATIVE_DISTANCE;
 use super::sweep::Sweep;
-use super::{BodyKind, Collider, World};
+use super::{Body, BodyKind, Collider, ColliderHandle, World};
 use crate::broadphase::{Bounds, ProxyKind};
 use crate::math::{Pose, Real, Vec2};
 use crate::shape::Shape;
+use slotmap::SlotMap;
 
 /// The tight box a proxy stores for `shape` at `pose`: its world box grown
 /// by the speculative distance; `None` if it is not finite.
@@ -306,27 +307,27 @@ impl World {
     /// Adds the pairs the broadphase reports (proxies that moved since the
     /// last call) to the contact map, if the two colliders may interact.
     pub(crate) fn find_new_pairs(&mut self) {
-        let mut pairs = std::mem::take(&mut self.scratch.proxy_pairs);
         let mut new_pairs = std::mem::take(&mut self.scratch.new_pairs);
         new_pairs.clear();
-        self.broad_phase.update_pairs(&mut pairs);
-        for &(proxy_a, proxy_b) in &pairs {
-            let (Some(key_a), Some(key_b)) = (
-                self.broad_phase.user_data(proxy_a),
-                self.broad_phase.user_data(proxy_b),
-            ) else {
-                continue;
-            };
-            if !self.may_pair(key_a, key_b) {
-                continue;
+        let World {
+            broad_phase,
+            colliders,
+            bodies,
+            id,
+            ..
+        } = self;
+        // Reported in the trees' order; the merge sorts what is new.
+        broad_phase.update_pairs_with(|key_a, key_b| {
+            if !may_pair(colliders, bodies, key_a, key_b) {
+                return;
             }
-            let (a, b) = (self.collider_handle(key_a), self.collider_handle(key_b));
+            let handle = |key| ColliderHandle { key, world: *id };
+            let (a, b) = (handle(key_a), handle(key_b));
             let pair_key = if a < b { (a, b) } else { (b, a) };
-            let sensor = self.colliders[key_a].sensor || self.colliders[key_b].sensor;
+            let sensor = colliders[key_a].sensor || colliders[key_b].sensor;
             new_pairs.push((pair_key, sensor));
-        }
+        });
         self.contacts.merge(&mut new_pairs);
-        self.scratch.proxy_pairs = pairs;
         self.scratch.new_pairs = new_pairs;
     }
 
@@ -334,21 +335,29 @@ impl World {
     /// filters that allow each other, and something that can move and
     /// respond (a dynamic body, or a sensor on a body that is not static).
     pub(crate) fn may_pair(&self, key_a: ColliderKey, key_b: ColliderKey) -> bool {
-        let (Some(a), Some(b)) = (self.colliders.get(key_a), self.colliders.get(key_b)) else {
-            return false;
-        };
-        if a.body.key == b.body.key || !a.filter.allows(&b.filter) {
-            return false;
-        }
-        let (Some(body_a), Some(body_b)) =
-            (self.bodies.get(a.body.key), self.bodies.get(b.body.key))
-        else {
-            return false;
-        };
-        let dynamic = body_a.kind == BodyKind::Dynamic || body_b.kind == BodyKind::Dynamic;
-        let moving = body_a.kind != BodyKind::Static || body_b.kind != BodyKind::Static;
-        dynamic || ((a.sensor || b.sensor) && moving)
+        may_pair(&self.colliders, &self.bodies, key_a, key_b)
     }
+}
+
+/// [`World::may_pair`] on the world's maps.
+fn may_pair(
+    colliders: &SlotMap<ColliderKey, Collider>,
+    bodies: &SlotMap<BodyKey, Body>,
+    key_a: ColliderKey,
+    key_b: ColliderKey,
+) -> bool {
+    let (Some(a), Some(b)) = (colliders.get(key_a), colliders.get(key_b)) else {
+        return false;
+    };
+    if a.body.key == b.body.key || !a.filter.allows(&b.filter) {
+        return false;
+    }
+    let (Some(body_a), Some(body_b)) = (bodies.get(a.body.key), bodies.get(b.body.key)) else {
+        return false;
+    };
+    let dynamic = body_a.kind == BodyKind::Dynamic || body_b.kind == BodyKind::Dynamic;
+    let moving = body_a.kind != BodyKind::Static || body_b.kind != BodyKind::Static;
+    dynamic || ((a.sensor || b.sensor) && moving)
 }
 
 #[cfg(test)]

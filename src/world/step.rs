@@ -20,7 +20,6 @@
 use super::handles::{BodyKey, ColliderHandle, ProjectileKey};
 use super::sweep::Sweep;
 use super::{BodyKind, World, WorldError};
-use crate::broadphase::ProxyId;
 use crate::dynamics::{
     ContactConstraint, ContactSoftness, SolverBody, apply_restitution, integrate_positions,
 };
@@ -66,7 +65,6 @@ impl ContactPair {
 /// clone (a snapshot) starts with empty buffers.
 #[derive(Debug, Default)]
 pub(crate) struct Scratch {
-    pub proxy_pairs: Vec<(ProxyId, ProxyId)>,
     /// Pairs the broadphase reported this step: (key, sensor).
     pub new_pairs: Vec<(super::pair_map::PairKey, bool)>,
     /// Solver bodies; index 0 is the fixed body that stands for every body
