@@ -164,6 +164,27 @@ impl<T: Copy> BroadPhase<T> {
     /// Once the buffers have grown to the scene's size this allocates nothing.
     pub fn update_pairs(&mut self, out: &mut Vec<(ProxyId, ProxyId)>) {
         out.clear();
+        self.visit_moved_pairs(|a, b, _, _| out.push((a, b)));
+        self.clear_move_buffer();
+        out.sort_unstable();
+        // The rule above reports each pair once; this only guards the contract.
+        out.dedup();
+    }
+
+    /// [`update_pairs`](Self::update_pairs) for callers that keep their own
+    /// order: calls `report(user_data_a, user_data_b)` for each pair, once,
+    /// in the order the trees meet them (fixed by the sequence of calls, as
+    /// the trees' shapes are, but not sorted), and empties the move buffer.
+    /// Saves the sort and the id lookups when the caller sorts anyway.
+    pub fn update_pairs_with(&mut self, mut report: impl FnMut(T, T)) {
+        self.visit_moved_pairs(|_, _, a, b| report(a, b));
+        self.clear_move_buffer();
+    }
+
+    /// Calls `report(a, b, data_a, data_b)`, `a < b`, once for every pair of
+    /// overlapping fat boxes with at least one buffered proxy (not
+    /// static–static).
+    fn visit_moved_pairs(&self, mut report: impl FnMut(ProxyId, ProxyId, T, T)) {
         let (static_tree, moving_tree) = (&self.static_tree, &self.moving_tree);
         for &query_id in &self.move_buffer {
             let query_tree = match query_id.kind() {
@@ -174,9 +195,12 @@ impl<T: Copy> BroadPhase<T> {
                 continue; // removed after it was buffered
             };
             let fat = query_tree.nodes[query_index as usize].bounds;
+            let Some(query_data) = query_tree.slot_data[query_index as usize].user_data else {
+                continue;
+            };
             // A pair of two buffered proxies is reported by the query of the
             // smaller id only.
-            let mut report = |tree: &DynamicTree<T>, other: ProxyId| {
+            let mut visit = |tree: &DynamicTree<T>, other: ProxyId, other_data: T| {
                 if other == query_id {
                     return true;
                 }
@@ -184,18 +208,22 @@ impl<T: Copy> BroadPhase<T> {
                 if other_moved && other < query_id {
                     return true;
                 }
-                out.push(if query_id < other {
-                    (query_id, other)
+                if query_id < other {
+                    report(query_id, other, query_data, other_data);
                 } else {
-                    (other, query_id)
-                });
+                    report(other, query_id, other_data, query_data);
+                }
                 true
             };
-            moving_tree.query_aabb(&fat, |other, _| report(moving_tree, other));
+            moving_tree.query_aabb(&fat, |other, data| visit(moving_tree, other, data));
             if query_id.kind() == ProxyKind::Moving {
-                static_tree.query_aabb(&fat, |other, _| report(static_tree, other));
+                static_tree.query_aabb(&fat, |other, data| visit(static_tree, other, data));
             }
         }
+    }
+
+    /// Clears the moved flags of the buffered proxies and empties the buffer.
+    fn clear_move_buffer(&mut self) {
         for index in 0..self.move_buffer.len() {
             let id = self.move_buffer[index];
             let tree = self.tree_mut(id.kind());
@@ -204,9 +232,6 @@ impl<T: Copy> BroadPhase<T> {
             }
         }
         self.move_buffer.clear();
-        out.sort_unstable();
-        // The rule above reports each pair once; this only guards the contract.
-        out.dedup();
     }
 
     /// [`DynamicTree::query_aabb`] over the static tree, then the moving one.
@@ -403,6 +428,55 @@ mod tests {
         );
         assert_eq!(broad_phase.user_data(a), None);
         assert!(broad_phase.validate().is_ok());
+    }
+
+    #[test]
+    fn unsorted_pairs_are_the_sorted_pairs_by_user_data() {
+        // Two broadphases fed the same calls: one reports sorted ids, the
+        // other user data in tree order; the pair sets agree at every round.
+        let mut seed = 99u64;
+        let mut next = || {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            ((seed >> 40) as Real) / (1u64 << 24) as Real
+        };
+        let (mut sorted, mut unsorted) = (BroadPhase::new(), BroadPhase::new());
+        let mut ids = Vec::new();
+        for i in 0..60u32 {
+            let kind = if i % 6 == 0 {
+                ProxyKind::Static
+            } else {
+                ProxyKind::Moving
+            };
+            let b = unit_at(next() * 12.0, next() * 12.0);
+            let id = sorted.create_proxy(b, kind, i);
+            assert_eq!(unsorted.create_proxy(b, kind, i), id);
+            ids.push((id, kind));
+        }
+        let mut out = Vec::new();
+        for round in 0..20 {
+            for &(id, kind) in &ids {
+                if kind == ProxyKind::Moving && next() < 0.3 {
+                    let (b, d) = (unit_at(next() * 12.0, next() * 12.0), vec2(next(), next()));
+                    assert_eq!(sorted.move_proxy(id, b, d), unsorted.move_proxy(id, b, d));
+                }
+            }
+            sorted.update_pairs(&mut out);
+            let mut want: Vec<(u32, u32)> = out
+                .iter()
+                .map(|&(a, b)| (sorted.user_data(a).unwrap(), sorted.user_data(b).unwrap()))
+                .map(|(a, b)| (a.min(b), a.max(b)))
+                .collect();
+            let mut got = Vec::new();
+            unsorted.update_pairs_with(|a, b| got.push((a.min(b), a.max(b))));
+            want.sort_unstable();
+            got.sort_unstable();
+            assert_eq!(got, want, "round {round}");
+            assert!(round > 0 || !got.is_empty());
+            assert_eq!(unsorted.pending_moves(), 0);
+            assert!(unsorted.validate().is_ok());
+        }
     }
 
     #[test]

@@ -44,20 +44,24 @@ impl<T: Copy> DynamicTree<T> {
         P: Fn(&Bounds) -> bool,
         F: FnMut(ProxyId, T) -> bool,
     {
-        if self.root == NULL {
+        if self.root == NULL || !passes(&self.nodes[self.root as usize].bounds) {
             return true;
         }
+        // Nodes are tested before they are pushed, so the stack holds only
+        // nodes that pass; the visiting order is that of testing on pop.
         let mut stack: SmallVec<[u32; STACK_INLINE]> = SmallVec::new();
         stack.push(self.root);
         while let Some(index) = stack.pop() {
             let node = &self.nodes[index as usize];
-            if !passes(&node.bounds) {
-                continue;
-            }
             if node.slot == Slot::Internal {
                 // Pushed second, popped first: child1's subtree is visited first.
-                stack.push(node.child2);
-                stack.push(node.child1);
+                let (child1, child2) = (node.child1, node.child2);
+                if passes(&self.nodes[child2 as usize].bounds) {
+                    stack.push(child2);
+                }
+                if passes(&self.nodes[child1 as usize].bounds) {
+                    stack.push(child1);
+                }
             } else if let Some(data) = self.slot_data[index as usize].user_data
                 && !callback(self.id_of(index), data)
             {

@@ -9,16 +9,27 @@
 //! body; waking one body wakes its whole island at the next step.
 //!
 //! Union–find runs over bodies in handle order, so the result is deterministic.
+//! The pass reads bodies by key slot from flat arrays rebuilt each step and
+//! the touching pairs' bodies from the list the narrowphase made (no map lookups).
 
-use super::handles::BodyKey;
+use super::handles::{BodyKey, key_slot};
 use super::{BodyHandle, BodyKind, Event, World};
 use crate::math::Real;
-use slotmap::SecondaryMap;
 
-fn find(parent: &mut [usize], mut i: usize) -> usize {
-    while parent[i] != i {
-        parent[i] = parent[parent[i]];
-        i = parent[i];
+/// "Not a dynamic body" in [`IslandScratch::index`].
+const NONE: u32 = u32::MAX;
+
+/// [`IslandScratch::flags`]: the body is dynamic.
+const DYNAMIC: u8 = 1;
+/// [`IslandScratch::flags`]: the body is awake.
+const AWAKE: u8 = 2;
+/// [`IslandScratch::flags`]: the body is static.
+const STATIC: u8 = 4;
+
+fn find(parent: &mut [u32], mut i: u32) -> u32 {
+    while parent[i as usize] != i {
+        parent[i as usize] = parent[parent[i as usize] as usize];
+        i = parent[i as usize];
     }
     i
 }
@@ -26,80 +37,98 @@ fn find(parent: &mut [usize], mut i: usize) -> usize {
 /// Buffers of the island pass, reused from step to step.
 #[derive(Debug, Default)]
 pub(crate) struct IslandScratch {
-    /// Dynamic bodies in handle order, and each one's index among them.
-    keys: Vec<BodyKey>,
-    index: SecondaryMap<BodyKey, usize>,
-    parent: Vec<usize>,
+    /// Per body slot: its index among the dynamic bodies (handle order), or `NONE`.
+    index: Vec<u32>,
+    /// Per body slot: `DYNAMIC`, `AWAKE` and `STATIC` as the pass starts.
+    flags: Vec<u8>,
+    /// Union–find over the dynamic bodies.
+    parent: Vec<u32>,
+    /// Per dynamic body: its island's root.
+    root: Vec<u32>,
+    /// Per root: every body of the island may sleep.
     ready: Vec<bool>,
+    /// Per root: some body of the island is awake (or was just touched).
     awake: Vec<bool>,
-    woken: Vec<BodyKey>,
+    /// Dynamic bodies touched by an awake moving body while asleep.
+    woken: Vec<u32>,
+    /// Bodies that wake up, in handle order.
+    woke: Vec<BodyKey>,
 }
 
 impl World {
     /// Updates sleep timers, puts resting islands to sleep and wakes islands
     /// touched by moving bodies; sends `Slept` then `Woke` events.
     pub(crate) fn update_sleep(&mut self, dt: Real) {
-        // Borrowed in place: a fresh SecondaryMap would allocate.
+        // Borrowed in place: the buffers keep their memory from step to step.
         let World {
             settings,
             bodies,
-            colliders,
-            contacts,
             scratch,
             events,
             id,
             ..
         } = self;
         let IslandScratch {
-            keys,
             index,
+            flags,
             parent,
+            root,
             ready,
             awake,
             woken,
+            woke,
         } = &mut scratch.islands;
-        keys.clear();
+        let slots = bodies.capacity() + 1;
         index.clear();
+        index.resize(slots, NONE);
+        flags.clear();
+        flags.resize(slots, 0);
+        parent.clear();
         woken.clear();
         for (key, body) in bodies.iter() {
-            if body.kind == BodyKind::Dynamic {
-                index.insert(key, keys.len());
-                keys.push(key);
+            let slot = key_slot(key);
+            let mut flag = if body.awake { AWAKE } else { 0 };
+            match body.kind {
+                BodyKind::Dynamic => {
+                    index[slot] = parent.len() as u32;
+                    parent.push(parent.len() as u32);
+                    flag |= DYNAMIC;
+                }
+                BodyKind::Static => flag |= STATIC,
+                BodyKind::Kinematic => {}
             }
+            flags[slot] = flag;
         }
-        parent.clear();
-        parent.extend(0..keys.len());
-        for ((a, b), pair) in contacts.iter() {
-            if !pair.touching || pair.sensor {
-                continue;
-            }
-            let (Some(ca), Some(cb)) = (colliders.get(a.key), colliders.get(b.key)) else {
-                continue;
-            };
-            let (ka, kb) = (ca.body.key, cb.body.key);
-            if let (Some(&ia), Some(&ib)) = (index.get(ka), index.get(kb)) {
+        for &(sa, sb) in scratch.touching_bodies.iter() {
+            let (sa, sb) = (sa as usize, sb as usize);
+            let (ia, ib) = (index[sa], index[sb]);
+            if ia != NONE && ib != NONE {
                 let (ra, rb) = (find(parent, ia), find(parent, ib));
                 if ra != rb {
-                    parent[ra.max(rb)] = ra.min(rb);
+                    parent[ra.max(rb) as usize] = ra.min(rb);
                 }
             }
             // A sleeping body touched by an awake moving one wakes up.
-            for (sleeper, other) in [(ka, kb), (kb, ka)] {
-                let (Some(s), Some(o)) = (bodies.get(sleeper), bodies.get(other)) else {
-                    continue;
-                };
-                if s.kind == BodyKind::Dynamic && !s.awake && o.awake && o.kind != BodyKind::Static
-                {
-                    woken.push(sleeper);
-                }
+            let (fa, fb) = (flags[sa], flags[sb]);
+            let moving = |f: u8| f & AWAKE != 0 && f & STATIC == 0;
+            let sleeping = |f: u8| f & (DYNAMIC | AWAKE) == DYNAMIC;
+            if sleeping(fa) && moving(fb) {
+                woken.push(ia);
+            }
+            if sleeping(fb) && moving(fa) {
+                woken.push(ib);
             }
         }
+        let count = parent.len();
         ready.clear();
-        ready.resize(keys.len(), true);
+        ready.resize(count, true);
         awake.clear();
-        awake.resize(keys.len(), false);
-        for (i, key) in keys.iter().enumerate() {
-            let body = &mut bodies[*key];
+        awake.resize(count, false);
+        root.clear();
+        let dynamic = bodies
+            .values_mut()
+            .filter(|body| body.kind == BodyKind::Dynamic);
+        for (i, body) in dynamic.enumerate() {
             // Angular speed counted at the body's size.
             let slow = body.linear_velocity.norm() <= settings.sleep_velocity
                 && body.angular_velocity.abs() * body.max_extent <= settings.sleep_velocity;
@@ -108,45 +137,42 @@ impl World {
             } else if body.awake {
                 body.sleep_time += dt;
             }
-            let root = find(parent, i);
+            let r = find(parent, i as u32);
+            root.push(r);
             if body.sleep_time < settings.time_to_sleep {
-                ready[root] = false;
+                ready[r as usize] = false;
             }
             if body.awake {
-                awake[root] = true;
+                awake[r as usize] = true;
             }
         }
-        for key in woken.iter() {
-            if let Some(&i) = index.get(*key) {
-                let root = find(parent, i);
-                ready[root] = false;
-                awake[root] = true;
-            }
+        for &i in woken.iter() {
+            let r = root[i as usize] as usize;
+            ready[r] = false;
+            awake[r] = true;
         }
-        for (i, key) in keys.iter().enumerate() {
-            let root = find(parent, i);
-            let body = &mut bodies[*key];
-            if ready[root] && body.awake && settings.sleeping {
+        // Sleep and wake in one pass (the two never meet a body: sleeping
+        // needs a ready island, waking one that is not); `Slept` events go
+        // out as they come, `Woke` ones after all of them.
+        woke.clear();
+        let dynamic = bodies
+            .iter_mut()
+            .filter(|(_, body)| body.kind == BodyKind::Dynamic);
+        for (i, (key, body)) in dynamic.enumerate() {
+            let r = root[i] as usize;
+            if ready[r] && body.awake && settings.sleeping {
                 body.awake = false;
                 body.linear_velocity = crate::math::Vec2::zeros();
                 body.angular_velocity = 0.0;
-                events.push(Event::Slept(BodyHandle {
-                    key: *key,
-                    world: *id,
-                }));
-            }
-        }
-        for (i, key) in keys.iter().enumerate() {
-            let root = find(parent, i);
-            let body = &mut bodies[*key];
-            if !ready[root] && awake[root] && !body.awake {
+                events.push(Event::Slept(BodyHandle { key, world: *id }));
+            } else if !ready[r] && awake[r] && !body.awake {
                 body.awake = true;
                 body.sleep_time = 0.0;
-                events.push(Event::Woke(BodyHandle {
-                    key: *key,
-                    world: *id,
-                }));
+                woke.push(key);
             }
+        }
+        for &key in woke.iter() {
+            events.push(Event::Woke(BodyHandle { key, world: *id }));
         }
     }
 }

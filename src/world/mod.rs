@@ -25,6 +25,7 @@
 mod body;
 mod ccd;
 mod collider;
+mod colliders_now;
 mod contact_view;
 mod edit;
 mod error;

@@ -16,7 +16,6 @@ use super::settings::SPECULATIVE_DISTANCE;
 use super::{Collider, Event, World};
 use crate::query::contact::contact_circle_circle;
 use crate::query::contact_with_margin;
-use crate::shape::Shape;
 use slotmap::SlotMap;
 
 impl World {
@@ -28,22 +27,32 @@ impl World {
             bodies,
             broad_phase,
             events,
+            scratch,
             ..
         } = self;
+        let table = &mut scratch.colliders_now;
+        table.refresh(colliders, bodies, broad_phase);
+        // The islands' edges: the bodies of every touching, solid pair kept.
+        // Written by index into room for every pair (no growth checks in the loop).
+        let touching_bodies = &mut scratch.touching_bodies;
+        touching_bodies.clear();
+        touching_bodies.resize(contacts.len(), (0, 0));
+        let mut touching_count = 0;
         contacts.retain(|key, pair| {
-            let (Some(ca), Some(cb)) = (colliders.get(key.0.key), colliders.get(key.1.key)) else {
-                return false;
-            };
-            let (Some(ba), Some(bb)) = (bodies.get(ca.body.key), bodies.get(cb.body.key)) else {
+            // Stale colliders or bodies have no entry.
+            let (Some(a), Some(b)) = (table.get(key.0.key), table.get(key.1.key)) else {
                 return false;
             };
             // `awake` is never set on static bodies.
-            if !ba.awake && !bb.awake {
+            if !a.awake && !b.awake {
+                if pair.touching && !pair.sensor {
+                    touching_bodies[touching_count] = (a.body, b.body);
+                    touching_count += 1;
+                }
                 return true;
             }
-            let fat = |c: &Collider| c.proxy.and_then(|id| broad_phase.fat_bounds(id));
-            let overlap = match (fat(ca), fat(cb)) {
-                (Some(a), Some(b)) => a.overlaps(&b),
+            let overlap = match (&a.fat, &b.fat) {
+                (Some(fat_a), Some(fat_b)) => fat_a.overlaps(fat_b),
                 _ => false,
             };
             if !overlap {
@@ -52,38 +61,48 @@ impl World {
                 }
                 return false;
             }
-            let pose_a = ba.pose.compose(&ca.local_pose);
-            let pose_b = bb.pose.compose(&cb.local_pose);
             let margin = if pair.sensor {
                 0.0
             } else {
                 SPECULATIVE_DISTANCE
             };
-            let manifold = match (ca.shape.as_ref(), cb.shape.as_ref()) {
+            let sensor = pair.sensor;
+            let was_touching = pair.touching;
+            pair.manifold = match (a.circle, b.circle) {
                 // The pile's common case, without placing both shapes first
                 // (the same centres and radii `Placed` computes).
-                (Shape::Circle(a), Shape::Circle(b)) => contact_circle_circle(
-                    pose_a.transform_point(a.center()),
-                    pose_a.scale_length(a.radius()),
-                    pose_b.transform_point(b.center()),
-                    pose_b.scale_length(b.radius()),
+                (Some((center_a, radius_a)), Some((center_b, radius_b))) => {
+                    contact_circle_circle(center_a, radius_a, center_b, radius_b, margin)
+                }
+                _ => contact_with_margin(
+                    &colliders[key.0.key].shape,
+                    &a.pose,
+                    &colliders[key.1.key].shape,
+                    &b.pose,
                     margin,
                 ),
-                _ => contact_with_margin(&ca.shape, &pose_a, &cb.shape, &pose_b, margin),
             };
-            let touching = manifold.as_ref().is_some_and(|m| m.depth() >= 0.0);
-            if touching && !pair.touching {
-                events.push(began_event(key, pair.sensor, colliders));
-            } else if !touching && pair.touching {
-                events.push(ended_event(key, pair.sensor, colliders));
+            // Some point at depth ≥ 0 (the deepest is, exactly when one is).
+            let touching = pair
+                .manifold
+                .as_ref()
+                .is_some_and(|m| m.points.iter().any(|p| p.depth >= 0.0));
+            if touching && !was_touching {
+                events.push(began_event(key, sensor, colliders));
+            } else if !touching && was_touching {
+                events.push(ended_event(key, sensor, colliders));
             }
-            if manifold.is_none() {
+            if pair.manifold.is_none() {
                 pair.impulses.clear();
             }
-            pair.manifold = manifold;
             pair.touching = touching;
+            if touching && !pair.sensor {
+                touching_bodies[touching_count] = (a.body, b.body);
+                touching_count += 1;
+            }
             true
         });
+        touching_bodies.truncate(touching_count);
     }
 }
 

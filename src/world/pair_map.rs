@@ -1,22 +1,56 @@
 //! [`PairMap`]: the persistent contact pairs, sorted by collider pair.
 //!
 //! A vector kept sorted by key: the solver, the narrowphase and the islands
-//! each walk every pair once per step, and a contiguous sorted vector makes
-//! those walks cheap while giving the same deterministic order as an
-//! ordered map. New pairs arrive in batches from the broadphase and are
-//! merged in one pass; lookups are binary searches. The read side mirrors
-//! `BTreeMap` (`iter`, `values`, `get`, `len`).
+//! each walk every pair once per step, and a sorted vector makes those walks
+//! cheap while giving the same deterministic order as an ordered map. The
+//! read side mirrors `BTreeMap` (`iter`, `values`, `get`, `len`).
+//!
+//! Each pair's state is boxed, so keeping the vector sorted moves 32-byte
+//! entries, never the states: the narrowphase drops pairs in one compacting
+//! pass, and new pairs from the broadphase are merged in one pass from the
+//! back that moves each entry after the first new key once. Boxes of dropped
+//! pairs wait in a pool and are reused by new pairs; the pool is topped up
+//! with some slack when it runs dry, so once the scene's pair count has been
+//! reached nothing is allocated.
+//!
+//! Keys compare through [`key_order`]: every handle in one map belongs to the
+//! same world, so the pair order is that of the two collider keys.
 
-use super::handles::ColliderHandle;
+use super::handles::{ColliderHandle, key_order};
 use super::step::ContactPair;
 
 /// A pair of colliders, the smaller handle first.
 pub(crate) type PairKey = (ColliderHandle, ColliderHandle);
 
+/// A pair key as one integer ordered like the key (both handles of one world).
+#[inline]
+fn pair_order(key: &PairKey) -> u128 {
+    (u128::from(key_order(key.0.key)) << 64) | u128::from(key_order(key.1.key))
+}
+
 /// Contact pairs sorted by key.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub(crate) struct PairMap {
-    entries: Vec<(PairKey, ContactPair)>,
+    entries: Vec<(PairKey, Box<ContactPair>)>,
+    /// Parallel to `entries`: each key's [`pair_order`], searched densely.
+    orders: Vec<u128>,
+    /// Boxes of dropped pairs, reused by new ones (capacity for every box
+    /// made). Boxed on purpose: a reused box is moved into `entries` as is.
+    #[allow(clippy::vec_box)]
+    pool: Vec<Box<ContactPair>>,
+    /// New pairs being merged: (insertion index, key, sensor); reused.
+    incoming: Vec<(usize, PairKey, bool)>,
+}
+
+impl Clone for PairMap {
+    fn clone(&self) -> Self {
+        PairMap {
+            entries: self.entries.clone(),
+            orders: self.orders.clone(),
+            pool: Vec::new(),
+            incoming: Vec::new(),
+        }
+    }
 }
 
 impl PairMap {
@@ -27,85 +61,133 @@ impl PairMap {
 
     /// Pairs in key order.
     pub fn iter(&self) -> impl Iterator<Item = (&PairKey, &ContactPair)> {
-        self.entries.iter().map(|(key, pair)| (key, pair))
+        self.entries.iter().map(|(key, pair)| (key, &**pair))
     }
 
     /// Pairs in key order, the pairs mutable.
     pub fn iter_mut(&mut self) -> impl Iterator<Item = (&PairKey, &mut ContactPair)> {
-        self.entries.iter_mut().map(|(key, pair)| (&*key, pair))
+        self.entries
+            .iter_mut()
+            .map(|(key, pair)| (&*key, &mut **pair))
     }
 
     /// The pairs' states in key order.
     pub fn values(&self) -> impl Iterator<Item = &ContactPair> {
-        self.entries.iter().map(|(_, pair)| pair)
+        self.entries.iter().map(|(_, pair)| &**pair)
+    }
+
+    /// Where `key` is (`Ok`) or would be inserted (`Err`).
+    fn search(&self, key: &PairKey) -> Result<usize, usize> {
+        self.orders.binary_search(&pair_order(key))
     }
 
     /// The pair with this key.
     pub fn get(&self, key: &PairKey) -> Option<&ContactPair> {
-        self.entries
-            .binary_search_by(|(probe, _)| probe.cmp(key))
-            .ok()
-            .map(|index| &self.entries[index].1)
+        self.search(key).ok().map(|index| &*self.entries[index].1)
     }
 
     /// Keeps the pairs for which `keep` returns true, in order.
     pub fn retain(&mut self, mut keep: impl FnMut(&PairKey, &mut ContactPair) -> bool) {
-        self.entries.retain_mut(|(key, pair)| keep(key, pair));
+        let mut kept = 0;
+        for read in 0..self.entries.len() {
+            let (key, pair) = &mut self.entries[read];
+            if keep(key, pair) {
+                if kept != read {
+                    self.entries.swap(kept, read);
+                    self.orders[kept] = self.orders[read];
+                }
+                kept += 1;
+            }
+        }
+        self.orders.truncate(kept);
+        // The pool has room for every box ever made: no allocation here.
+        self.pool
+            .extend(self.entries.drain(kept..).map(|(_, pair)| pair));
     }
 
-    /// Adds the pairs of `new` whose keys are not here yet (`new` is sorted
-    /// and emptied; equal new keys carry equal fresh pairs, one is kept).
-    /// One merge pass from the back, moving only what lies after the first
-    /// new key; nothing is allocated once the vector has grown.
-    pub fn merge(&mut self, new: &mut Vec<(PairKey, ContactPair)>) {
-        // Equal keys carry equal new pairs, so an unstable sort loses nothing.
-        new.sort_unstable_by_key(|entry| entry.0);
-        new.dedup_by(|later, earlier| later.0 == earlier.0);
-        new.retain(|(key, _)| self.get(key).is_none());
-        if new.is_empty() {
+    /// A fresh pair's box, from the pool when it has one.
+    fn fresh(&mut self, sensor: bool) -> Box<ContactPair> {
+        if self.pool.is_empty() {
+            // Top up with slack (a quarter of the pairs), as a vector grows,
+            // so a slowly growing pair count does not allocate every step.
+            let made = self.entries.len() + self.incoming.len();
+            let extra = made / 4 + 8;
+            self.pool.reserve(made + extra);
+            self.pool
+                .extend((0..extra).map(|_| Box::new(ContactPair::new(false))));
+        }
+        let mut pair = self
+            .pool
+            .pop()
+            .unwrap_or_else(|| Box::new(ContactPair::new(false)));
+        pair.reset(sensor);
+        pair
+    }
+
+    /// Adds the pairs of `new` (key, sensor) whose keys are not here yet;
+    /// `new` is emptied. Equal new keys must carry the same sensor flag (one
+    /// is kept). Existing keys are found by binary search; the rest are
+    /// merged in one pass from the back, moving only what lies after the
+    /// first new key; nothing is allocated once the buffers have grown.
+    pub fn merge(&mut self, new: &mut Vec<(PairKey, bool)>) {
+        let mut incoming = std::mem::take(&mut self.incoming);
+        incoming.clear();
+        for &(key, sensor) in new.iter() {
+            if let Err(index) = self.search(&key) {
+                incoming.push((index, key, sensor));
+            }
+        }
+        new.clear();
+        if incoming.is_empty() {
+            self.incoming = incoming;
             return;
         }
+        // Equal keys carry equal flags, so an unstable sort loses nothing.
+        incoming.sort_unstable_by_key(|(_, key, _)| pair_order(key));
+        incoming.dedup_by(|later, earlier| later.1 == earlier.1);
+        self.incoming = incoming;
         let old_len = self.entries.len();
-        // Placeholders at the end, then fill from the back.
-        self.entries.extend(new.iter().cloned());
-        let (mut read, mut write) = (old_len, self.entries.len());
-        while let Some(incoming) = new.pop() {
-            while read > 0 && self.entries[read - 1].0 > incoming.0 {
-                read -= 1;
-                write -= 1;
-                self.entries.swap(read, write);
-            }
-            write -= 1;
-            self.entries[write] = incoming;
+        for i in 0..self.incoming.len() {
+            let (_, key, sensor) = self.incoming[i];
+            let pair = self.fresh(sensor);
+            self.entries.push((key, pair));
+            self.orders.push(pair_order(&key));
+        }
+        // Back to front: entries[index ..] holds the old block that belongs
+        // after new pair `i`, then new pairs 0..=i; rotating by i + 1 puts
+        // those new pairs first (pair i last of them, in its place) and the
+        // block after them, where it stays.
+        let mut block_end = old_len;
+        for i in (0..self.incoming.len()).rev() {
+            let index = self.incoming[i].0;
+            self.entries[index..block_end + i + 1].rotate_right(i + 1);
+            self.orders[index..block_end + i + 1].rotate_right(i + 1);
+            block_end = index;
         }
     }
 
     /// Replaces every key by `rekey(key)`; `rekey` must keep the order.
     pub fn rekey(&mut self, mut rekey: impl FnMut(PairKey) -> PairKey) {
-        for (key, _) in &mut self.entries {
+        for ((key, _), order) in self.entries.iter_mut().zip(&mut self.orders) {
             *key = rekey(*key);
+            *order = pair_order(key);
         }
     }
 }
 
 impl FromIterator<(PairKey, ContactPair)> for PairMap {
     fn from_iter<I: IntoIterator<Item = (PairKey, ContactPair)>>(iter: I) -> Self {
-        let mut entries: Vec<(PairKey, ContactPair)> = iter.into_iter().collect();
+        let mut entries: Vec<(PairKey, Box<ContactPair>)> = iter
+            .into_iter()
+            .map(|(key, pair)| (key, Box::new(pair)))
+            .collect();
         entries.sort_by_key(|entry| entry.0);
         entries.dedup_by(|later, earlier| later.0 == earlier.0);
-        PairMap { entries }
-    }
-}
-
-impl<'a> IntoIterator for &'a PairMap {
-    type Item = (&'a PairKey, &'a ContactPair);
-    type IntoIter = std::iter::Map<
-        std::slice::Iter<'a, (PairKey, ContactPair)>,
-        fn(&'a (PairKey, ContactPair)) -> (&'a PairKey, &'a ContactPair),
-    >;
-
-    fn into_iter(self) -> Self::IntoIter {
-        self.entries.iter().map(|(key, pair)| (key, pair))
+        PairMap {
+            orders: entries.iter().map(|(key, _)| pair_order(key)).collect(),
+            entries,
+            ..PairMap::default()
+        }
     }
 }
 
@@ -115,27 +197,32 @@ mod tests {
     use crate::world::handles::{ColliderKey, WorldId};
     use slotmap::SlotMap;
 
-    #[test]
-    fn merging_keeps_the_order_and_the_existing_pairs() {
+    fn handles(count: usize) -> Vec<ColliderHandle> {
         let mut keys: SlotMap<ColliderKey, ()> = SlotMap::with_key();
         let world = WorldId::fresh();
-        let handles: Vec<ColliderHandle> = (0..8)
+        (0..count)
             .map(|_| ColliderHandle {
                 key: keys.insert(()),
                 world,
             })
-            .collect();
+            .collect()
+    }
+
+    #[test]
+    fn merging_keeps_the_order_and_the_existing_pairs() {
+        let handles = handles(8);
         let pair =
             |i: usize, j: usize, sensor: bool| ((handles[i], handles[j]), ContactPair::new(sensor));
         let mut map: PairMap = [pair(0, 5, false), pair(2, 3, false), pair(6, 7, false)]
             .into_iter()
             .collect();
+        let key = |i: usize, j: usize, sensor: bool| ((handles[i], handles[j]), sensor);
         let mut new = vec![
-            pair(4, 5, true),
-            pair(0, 1, true),
-            pair(2, 3, true), // already there: the existing pair stays
-            pair(7, 7, true),
-            pair(0, 1, true), // the same new pair twice: one is kept
+            key(4, 5, true),
+            key(0, 1, true),
+            key(2, 3, true), // already there: the existing pair stays
+            key(7, 7, true),
+            key(0, 1, true), // the same new pair twice: one is kept
         ];
         map.merge(&mut new);
         assert!(new.is_empty());
@@ -149,5 +236,42 @@ mod tests {
         assert!(map.get(&(handles[1], handles[2])).is_none());
         map.retain(|_, pair| !pair.sensor);
         assert_eq!(map.len(), 3);
+    }
+
+    #[test]
+    fn merges_and_drops_match_a_sorted_set() {
+        // Random batches of merges and drops against a BTreeSet model; the
+        // states must follow their keys (a pair's flag names its key).
+        let handles = handles(24);
+        let mut map = PairMap::default();
+        let mut model = std::collections::BTreeSet::new();
+        let mut seed = 12345u64;
+        let mut next = |bound: usize| {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            ((seed >> 33) as usize) % bound
+        };
+        for round in 0..300 {
+            let mut new = Vec::new();
+            for _ in 0..next(12) {
+                let (i, j) = (next(24), next(24));
+                let key = (handles[i.min(j)], handles[i.max(j)]);
+                new.push((key, (i + j) % 2 == 0));
+                model.insert((key, (i + j) % 2 == 0));
+            }
+            map.merge(&mut new);
+            if round % 3 == 0 {
+                let cut = next(24);
+                map.retain(|key, _| key.0 != handles[cut]);
+                model.retain(|(key, _)| key.0 != handles[cut]);
+            }
+            let got: Vec<(PairKey, bool)> = map.iter().map(|(k, p)| (*k, p.sensor)).collect();
+            let want: Vec<(PairKey, bool)> = model.iter().copied().collect();
+            assert_eq!(got, want, "round {round}");
+            for (key, sensor) in &want {
+                assert_eq!(map.get(key).map(|p| p.sensor), Some(*sensor));
+            }
+        }
     }
 }

@@ -20,7 +20,6 @@
 use super::handles::{BodyKey, ColliderHandle, ProjectileKey};
 use super::sweep::Sweep;
 use super::{BodyKind, World, WorldError};
-use crate::broadphase::ProxyId;
 use crate::dynamics::{
     ContactConstraint, ContactSoftness, SolverBody, apply_restitution, integrate_positions,
 };
@@ -52,14 +51,22 @@ impl ContactPair {
             sensor,
         }
     }
+
+    /// Makes this the state of a new pair, keeping its buffers.
+    pub(crate) fn reset(&mut self, sensor: bool) {
+        self.manifold = None;
+        self.touching = false;
+        self.impulses.clear();
+        self.sensor = sensor;
+    }
 }
 
 /// Buffers reused from step to step. Not part of the simulated state: a
 /// clone (a snapshot) starts with empty buffers.
 #[derive(Debug, Default)]
 pub(crate) struct Scratch {
-    pub proxy_pairs: Vec<(ProxyId, ProxyId)>,
-    pub new_pairs: Vec<(super::pair_map::PairKey, ContactPair)>,
+    /// Pairs the broadphase reported this step: (key, sensor).
+    pub new_pairs: Vec<(super::pair_map::PairKey, bool)>,
     /// Solver bodies; index 0 is the fixed body that stands for every body
     /// not simulated this step.
     pub solver_bodies: Vec<SolverBody>,
@@ -74,6 +81,11 @@ pub(crate) struct Scratch {
     pub removed_projectiles: Vec<ProjectileKey>,
     pub projectile_events: Vec<super::projectile_trace::Hit>,
     pub islands: super::islands::IslandScratch,
+    /// Body slots of the touching, solid pairs the narrowphase kept (the
+    /// islands' edges; the pairs' `touching` does not change later in a step).
+    pub touching_bodies: Vec<(u32, u32)>,
+    /// Every collider's placement at the start of the step.
+    pub colliders_now: super::colliders_now::ColliderTable,
 }
 
 impl Clone for Scratch {
@@ -94,9 +106,7 @@ impl World {
         self.update_contacts();
         self.solve_contacts(dt);
         let sweeps = std::mem::take(&mut self.scratch.sweeps);
-        for sweep in sweeps.iter().skip(1) {
-            self.sweep_proxies(sweep);
-        }
+        self.sweep_proxies(sweeps.get(1..).unwrap_or_default());
         self.scratch.sweeps = sweeps;
         self.continuous_collision();
         self.trace_projectiles(dt);

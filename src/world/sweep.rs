@@ -108,9 +108,16 @@ impl Sweep {
     }
 
     /// Largest distance (m, world) from the centre of mass to a point of `collider`.
+    #[inline]
     pub fn collider_reach(&self, collider: &Collider) -> Real {
+        self.reach_with(collider, collider.shape.bounding_radius())
+    }
+
+    /// [`Sweep::collider_reach`] given the shape's bounding radius (local units).
+    #[inline]
+    pub fn reach_with(&self, collider: &Collider, bounding_radius: Real) -> Real {
         let offset = (collider.local_pose.translation - self.local_center).norm();
-        (offset + collider.shape.bounding_radius() * collider.local_pose.scale) * self.start.scale
+        (offset + bounding_radius * collider.local_pose.scale) * self.start.scale
     }
 
     /// How `collider` moves from `from` (a fraction of the step) to the end:

@@ -1,0 +1,164 @@
+//! [`ColliderTable`]: every collider's world placement at the start of a
+//! step, computed once per collider instead of once per contact pair.
+//!
+//! Indexed by the collider key's slot, so a pair finds both of its colliders
+//! with two array reads; each entry remembers the key version it was made
+//! for, so a stale key finds nothing. The values are exactly those the
+//! narrowphase would compute for itself (the same expressions in the same
+//! order), so using them changes no result. Rebuilt at every step by
+//! [`World::update_contacts`](super::World); not part of the state.
+
+use super::handles::{BodyKey, ColliderKey, key_slot, key_version};
+use super::{Body, Collider};
+use crate::broadphase::{Bounds, BroadPhase};
+use crate::math::{Pose, Real, Vec2};
+use crate::shape::Shape;
+use slotmap::SlotMap;
+
+/// One collider at the start of the step.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ColliderNow {
+    /// World pose of the shape: body pose ∘ local pose.
+    pub pose: Pose,
+    /// The proxy's fat box (world); `None` without a proxy.
+    pub fat: Option<Bounds>,
+    /// For a circle: its world centre and radius (metres).
+    pub circle: Option<(Vec2, Real)>,
+    /// Slot of the collider's body.
+    pub body: u32,
+    /// Version of the collider key this entry was made for (0: empty slot).
+    version: u32,
+    /// The body is awake (never set for static bodies).
+    pub awake: bool,
+}
+
+impl ColliderNow {
+    const EMPTY: ColliderNow = ColliderNow {
+        pose: Pose::IDENTITY,
+        fat: None,
+        circle: None,
+        body: u32::MAX,
+        version: 0,
+        awake: false,
+    };
+}
+
+/// Every live collider's [`ColliderNow`], by key slot.
+#[derive(Debug, Default)]
+pub(crate) struct ColliderTable {
+    entries: Vec<ColliderNow>,
+}
+
+impl ColliderTable {
+    /// Refills the table from the world's colliders, bodies and proxies.
+    pub fn refresh(
+        &mut self,
+        colliders: &SlotMap<ColliderKey, Collider>,
+        bodies: &SlotMap<BodyKey, Body>,
+        broad_phase: &BroadPhase<ColliderKey>,
+    ) {
+        // Every slot below the capacity, reset: vacant slots stay empty.
+        self.entries.clear();
+        self.entries
+            .resize(colliders.capacity() + 1, ColliderNow::EMPTY);
+        for (key, collider) in colliders {
+            let Some(body) = bodies.get(collider.body.key) else {
+                continue;
+            };
+            let pose = body.pose.compose(&collider.local_pose);
+            let circle = match collider.shape.as_ref() {
+                Shape::Circle(c) => Some((
+                    pose.transform_point(c.center()),
+                    pose.scale_length(c.radius()),
+                )),
+                _ => None,
+            };
+            let entry = ColliderNow {
+                pose,
+                fat: collider.proxy.and_then(|id| broad_phase.fat_bounds(id)),
+                circle,
+                body: key_slot(collider.body.key) as u32,
+                version: key_version(key),
+                awake: body.awake,
+            };
+            // Slots are below the slot count, which the capacity bounds.
+            if let Some(slot) = self.entries.get_mut(key_slot(key)) {
+                *slot = entry;
+            }
+        }
+    }
+
+    /// The entry of a live collider, `None` for a stale key or one whose
+    /// body is gone.
+    #[inline]
+    pub fn get(&self, key: ColliderKey) -> Option<&ColliderNow> {
+        self.entries
+            .get(key_slot(key))
+            .filter(|entry| entry.version == key_version(key))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::vec2;
+    use crate::shape::{Aabb, Circle};
+    use crate::world::{BodyDef, ColliderDef, World, WorldSettings};
+
+    fn refreshed(world: &World) -> ColliderTable {
+        let mut table = ColliderTable::default();
+        table.refresh(&world.colliders, &world.bodies, &world.broad_phase);
+        table
+    }
+
+    #[test]
+    fn entries_hold_what_the_narrowphase_would_compute() {
+        let mut world = World::new(WorldSettings::default()).unwrap();
+        let pose = Pose::new(vec2(1.0, 2.0), 0.3).with_scale(1.5);
+        let body = world.add_body(BodyDef::dynamic(pose)).unwrap();
+        let disc = Circle::new(vec2(0.5, 0.0), 0.25).unwrap();
+        let local = Pose::new(vec2(0.0, 1.0), -0.7);
+        let disc = world
+            .add_collider(body, ColliderDef::new(disc).at(local))
+            .unwrap();
+        let square = Aabb::new(vec2(-1.0, -1.0), vec2(1.0, 1.0)).unwrap();
+        let square = world.add_collider(body, ColliderDef::new(square)).unwrap();
+        let table = refreshed(&world);
+        let entry = table.get(disc.key).unwrap();
+        let world_pose = pose.compose(&local);
+        assert_eq!(entry.pose, world_pose);
+        let center = world_pose.transform_point(vec2(0.5, 0.0));
+        assert_eq!(entry.circle, Some((center, world_pose.scale_length(0.25))));
+        let proxy = world.colliders[disc.key].proxy.unwrap();
+        assert_eq!(entry.fat, world.broad_phase.fat_bounds(proxy));
+        assert!(entry.fat.is_some() && entry.awake);
+        assert_eq!(entry.body as usize, key_slot(body.key));
+        let entry = table.get(square.key).unwrap();
+        assert!(entry.circle.is_none());
+        assert_eq!(entry.pose, pose);
+    }
+
+    #[test]
+    fn removed_colliders_and_reused_slots_find_nothing_stale() {
+        let mut world = World::new(WorldSettings::default()).unwrap();
+        let ground = world.add_body(BodyDef::fixed(Pose::IDENTITY)).unwrap();
+        let disc = ColliderDef::new(Circle::new(vec2(0.0, 0.0), 1.0).unwrap());
+        let first = world.add_collider(ground, disc.clone()).unwrap();
+        let table = refreshed(&world);
+        assert!(
+            !table.get(first.key).unwrap().awake,
+            "static bodies are never awake"
+        );
+        world.remove_collider(first).unwrap();
+        assert!(refreshed(&world).get(first.key).is_none());
+        let second = world.add_collider(ground, disc).unwrap();
+        assert_eq!(
+            key_slot(second.key),
+            key_slot(first.key),
+            "the slot is reused"
+        );
+        let table = refreshed(&world);
+        assert!(table.get(first.key).is_none());
+        assert!(table.get(second.key).is_some());
+    }
+}
