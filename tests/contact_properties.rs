@@ -322,7 +322,10 @@ proptest! {
         let round = matches!(pair.b, Shape::Tree(_) | Shape::Circle(_) | Shape::Capsule(_) | Shape::Point(_));
         if leaves_before.len() == 1 && round {
             let turned = motion.rotate(before.normal);
-            prop_assert!((after.normal - turned).norm() < 1e-4, "normal {:?} vs {:?}", after.normal, turned);
+            // The normal comes from a centre offset: a few ulps of the
+            // coordinates over the centres' distance, so allow 5e-4 (a wrong
+            // frame or a lost rotation is off by order 1).
+            prop_assert!((after.normal - turned).norm() < 5e-4, "normal {:?} vs {:?}", after.normal, turned);
             let moved_point = motion.transform_point(before.points[0].point);
             prop_assert!((after.points[0].point - moved_point).norm() <= 10.0 * tolerance,
                 "point {:?} vs {:?}", after.points[0].point, moved_point);
