@@ -139,7 +139,7 @@ impl World {
     ) -> Result<Vec<SceneHit>, WorldError> {
         let shot = Shot::ray(origin, origin + translation)?;
         let mut hits = Vec::new();
-        self.cast_scene(&shot, filter, true, &mut hits)?;
+        self.cast_scene(&shot, filter, &mut hits)?;
         Ok(hits)
     }
 
@@ -223,7 +223,7 @@ impl World {
         filter: &QueryFilter,
     ) -> Result<Vec<SceneHit>, WorldError> {
         let mut hits = Vec::new();
-        self.cast_scene(shot, filter, true, &mut hits)?;
+        self.cast_scene(shot, filter, &mut hits)?;
         Ok(hits)
     }
 
@@ -231,7 +231,6 @@ impl World {
         &self,
         shot: &Shot,
         filter: &QueryFilter,
-        all: bool,
         hits: &mut Vec<SceneHit>,
     ) -> Result<(), WorldError> {
         let mut error = None;
@@ -242,12 +241,9 @@ impl World {
             shot.range()[1],
             |_, key, max_fraction| match self.cast_collider(shot, filter, key) {
                 Ok(Some(hit)) if hit.fraction <= max_fraction => {
+                    // Every hit is kept: the cast is never clipped.
                     hits.push(hit);
-                    if all {
-                        max_fraction
-                    } else {
-                        clip_at(hit.fraction)
-                    }
+                    max_fraction
                 }
                 Ok(_) => max_fraction,
                 Err(e) => {
