@@ -100,6 +100,7 @@ impl<T: Copy> BroadPhase<T> {
     ///
     /// # Errors
     /// As [`DynamicTree::move_proxy`].
+    #[inline]
     pub fn move_proxy(
         &mut self,
         id: ProxyId,

@@ -208,6 +208,7 @@ impl<T: Copy> DynamicTree<T> {
     /// [`BroadPhaseError::StaleProxy`] / [`BroadPhaseError::WrongKind`] for a
     /// bad id, [`BroadPhaseError::NonFinite`] for a NaN or infinite
     /// displacement (or one so large the predicted box overflows).
+    #[inline]
     pub fn move_proxy(
         &mut self,
         id: ProxyId,
@@ -225,10 +226,17 @@ impl<T: Copy> DynamicTree<T> {
                 return Ok(false);
             }
         }
+        self.reinsert(leaf, fat);
+        Ok(true)
+    }
+
+    /// Takes `leaf` out of the tree and puts it back with the box `fat`.
+    /// Out of line: most moves keep their proxy and never get here.
+    #[inline(never)]
+    fn reinsert(&mut self, leaf: u32, fat: Bounds) {
         self.remove_leaf(leaf);
         self.nodes[leaf as usize].bounds = fat;
         self.insert_leaf(leaf);
-        Ok(true)
     }
 
     /// The stored (fat) world box of a proxy, `None` for a stale id.
@@ -281,6 +289,7 @@ impl<T: Copy> DynamicTree<T> {
     }
 
     /// The slot of a live leaf named by `id`.
+    #[inline]
     pub(super) fn leaf_index(&self, id: ProxyId) -> Result<u32, BroadPhaseError> {
         if id.kind() != self.kind {
             return Err(BroadPhaseError::WrongKind {
@@ -306,6 +315,7 @@ impl<T: Copy> DynamicTree<T> {
     }
 
     /// Fat box for a tight box that moved by `displacement`.
+    #[inline]
     fn predicted_fat_bounds(
         &self,
         bounds: &Bounds,

@@ -163,7 +163,7 @@ impl World {
                 let Some(collider) = self.colliders.get(own.key) else {
                     continue;
                 };
-                let Some(bounds) = super::proxies::swept_bounds(collider, sweep) else {
+                let Some(bounds) = super::swept_box::swept_bounds(collider, sweep) else {
                     continue;
                 };
                 ccd.found.clear();

@@ -55,7 +55,7 @@ impl World {
         }
         let pose = body_pose.compose(&def.local_pose);
         pose.validate()?;
-        super::proxies::proxy_bounds(&def.shape, &pose).ok_or(WorldError::NonFinite {
+        super::swept_box::proxy_bounds(&def.shape, &pose).ok_or(WorldError::NonFinite {
             field: "collider bounds",
         })?;
         let key = self.colliders.insert(Collider {
@@ -150,7 +150,7 @@ impl World {
         let current = self.body_ref(body)?;
         for collider in &current.colliders {
             if let Some(c) = self.colliders.get(collider.key) {
-                super::proxies::proxy_bounds(&c.shape, &pose.compose(&c.local_pose)).ok_or(
+                super::swept_box::proxy_bounds(&c.shape, &pose.compose(&c.local_pose)).ok_or(
                     WorldError::NonFinite {
                         field: "collider bounds",
                     },

@@ -78,6 +78,22 @@ impl World {
             woken,
             woke,
         } = &mut scratch.islands;
+        if !settings.sleeping {
+            // Sleeping off: every timer resets, nothing falls asleep, and
+            // with no body asleep nothing can wake either, so the islands
+            // are not needed. A body left asleep (sleeping was switched off
+            // since) takes the full pass below, which resets the timers the same.
+            let mut all_awake = true;
+            for body in bodies.values_mut() {
+                if body.kind == BodyKind::Dynamic {
+                    body.sleep_time = 0.0;
+                    all_awake &= body.awake;
+                }
+            }
+            if all_awake {
+                return;
+            }
+        }
         let slots = bodies.capacity() + 1;
         index.clear();
         index.resize(slots, NONE);
@@ -173,6 +189,60 @@ impl World {
         }
         for &key in woke.iter() {
             events.push(Event::Woke(BodyHandle { key, world: *id }));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::math::{Real, vec2};
+    use crate::world::scenes::{ball_pit, settle};
+    use crate::world::{Event, WorldSettings};
+
+    const DT: Real = 1.0 / 60.0;
+
+    #[test]
+    fn with_sleeping_off_timers_stay_zero_and_sleepers_wake_only_when_touched() {
+        let (mut world, balls) = ball_pit(WorldSettings::default(), 60, 0.5, 8.0).unwrap();
+        assert!(
+            settle(&mut world, DT, 3_000).unwrap() < 3_000,
+            "the pit settles"
+        );
+        let off = WorldSettings {
+            sleeping: false,
+            ..*world.settings()
+        };
+        world.set_settings(off).unwrap();
+        world.step(DT).unwrap();
+        // Nothing awake to touch them: they sleep on.
+        assert!(world.bodies().all(|(_, b)| !b.is_awake()));
+        // One ball woken: its island wakes with it at the next step.
+        let top = *balls.last().unwrap();
+        world.set_velocity(top, vec2(0.0, -1.0), 0.0).unwrap();
+        let mut woke = 0;
+        for _ in 0..3 {
+            world.step(DT).unwrap();
+            woke += world
+                .events()
+                .iter()
+                .filter(|e| matches!(e, Event::Woke(_)))
+                .count();
+        }
+        assert!(woke > 1, "the touched island wakes ({woke} bodies)");
+        // All awake now with sleeping off: timers stay at zero, nobody sleeps.
+        let (mut world, _) = ball_pit(off_settings(), 60, 0.5, 8.0).unwrap();
+        for _ in 0..300 {
+            world.step(DT).unwrap();
+            assert!(world.events().iter().all(|e| !matches!(e, Event::Slept(_))));
+        }
+        let dynamic = || world.bodies.values().filter(|b| b.is_dynamic());
+        assert!(dynamic().all(|b| b.sleep_time == 0.0 && b.awake));
+    }
+
+    fn off_settings() -> WorldSettings {
+        WorldSettings {
+            sleeping: false,
+            ..WorldSettings::default()
         }
     }
 }

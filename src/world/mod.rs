@@ -45,6 +45,7 @@ mod settings;
 mod snapshot;
 mod step;
 mod sweep;
+mod swept_box;
 
 pub use body::{Body, BodyDef, BodyKind};
 pub use ccd::CCD_MOTION_FRACTION;

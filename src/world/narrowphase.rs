@@ -68,7 +68,7 @@ impl World {
             };
             let sensor = pair.sensor;
             let was_touching = pair.touching;
-            pair.manifold = match (a.circle, b.circle) {
+            let manifold = match (a.circle, b.circle) {
                 // The pile's common case, without placing both shapes first
                 // (the same centres and radii `Placed` computes).
                 (Some((center_a, radius_a)), Some((center_b, radius_b))) => {
@@ -83,17 +83,20 @@ impl World {
                 ),
             };
             // Some point at depth ≥ 0 (the deepest is, exactly when one is).
-            let touching = pair
-                .manifold
-                .as_ref()
-                .is_some_and(|m| m.points.iter().any(|p| p.depth >= 0.0));
+            let touching = if manifold.is_some() {
+                pair.manifold = manifold;
+                let points = pair.manifold.as_ref().map_or(&[][..], |m| &m.points[..]);
+                points.iter().any(|p| p.depth >= 0.0)
+            } else {
+                // Apart: no manifold, no impulses (a plain store, no copy).
+                pair.manifold = None;
+                pair.impulses.clear();
+                false
+            };
             if touching && !was_touching {
                 events.push(began_event(key, sensor, colliders));
             } else if !touching && was_touching {
                 events.push(ended_event(key, sensor, colliders));
-            }
-            if pair.manifold.is_none() {
-                pair.impulses.clear();
             }
             pair.touching = touching;
             if touching && !pair.sensor {

@@ -40,7 +40,17 @@ pub(crate) struct PairMap {
     pool: Vec<Box<ContactPair>>,
     /// New pairs being merged: (insertion index, key, sensor); reused.
     incoming: Vec<(usize, PairKey, bool)>,
+    /// Boxes made by `fresh` (in `entries` or the pool).
+    boxes: usize,
+    /// Room for a merge by copy (empty between merges).
+    spare: Vec<(PairKey, Box<ContactPair>)>,
+    spare_orders: Vec<u128>,
 }
+
+/// Batches up to this many new pairs are merged in place by rotations,
+/// which move the entries after the first new key once plus a triangle of
+/// at most this many squared over two; larger ones by one copying pass.
+const ROTATED_MERGE_LIMIT: usize = 64;
 
 impl Clone for PairMap {
     fn clone(&self) -> Self {
@@ -49,6 +59,9 @@ impl Clone for PairMap {
             orders: self.orders.clone(),
             pool: Vec::new(),
             incoming: Vec::new(),
+            boxes: self.entries.len(),
+            spare: Vec::new(),
+            spare_orders: Vec::new(),
         }
     }
 }
@@ -108,11 +121,12 @@ impl PairMap {
     /// A fresh pair's box, from the pool when it has one.
     fn fresh(&mut self, sensor: bool) -> Box<ContactPair> {
         if self.pool.is_empty() {
-            // Top up with slack (a quarter of the pairs), as a vector grows,
-            // so a slowly growing pair count does not allocate every step.
-            let made = self.entries.len() + self.incoming.len();
-            let extra = made / 4 + 8;
-            self.pool.reserve(made + extra);
+            // Top up with slack (a quarter of the boxes), as a vector grows,
+            // so a slowly growing pair count does not allocate every step;
+            // the pool gets room for every box there is.
+            let extra = self.boxes / 4 + 8;
+            self.boxes += extra;
+            self.pool.reserve(self.boxes);
             self.pool
                 .extend((0..extra).map(|_| Box::new(ContactPair::new(false))));
         }
@@ -146,6 +160,10 @@ impl PairMap {
         incoming.sort_unstable_by_key(|(_, key, _)| pair_order(key));
         incoming.dedup_by(|later, earlier| later.1 == earlier.1);
         self.incoming = incoming;
+        if self.incoming.len() > ROTATED_MERGE_LIMIT {
+            self.merge_by_copy();
+            return;
+        }
         let old_len = self.entries.len();
         for i in 0..self.incoming.len() {
             let (_, key, sensor) = self.incoming[i];
@@ -164,6 +182,39 @@ impl PairMap {
             self.orders[index..block_end + i + 1].rotate_right(i + 1);
             block_end = index;
         }
+    }
+
+    /// The merge for a large batch (`incoming`, sorted): one pass copying
+    /// old and new entries in order into the spare vectors, which then
+    /// change places with the live ones. Every entry moves once.
+    fn merge_by_copy(&mut self) {
+        let mut old = std::mem::take(&mut self.entries);
+        let mut old_orders = std::mem::take(&mut self.orders);
+        let (mut entries, mut orders) = (
+            std::mem::take(&mut self.spare),
+            std::mem::take(&mut self.spare_orders),
+        );
+        entries.clear();
+        orders.clear();
+        entries.reserve(old.len() + self.incoming.len());
+        orders.reserve(old.len() + self.incoming.len());
+        let mut old_pairs = old.drain(..).zip(old_orders.drain(..)).peekable();
+        for i in 0..self.incoming.len() {
+            let (_, key, sensor) = self.incoming[i];
+            let order = pair_order(&key);
+            while let Some((entry, entry_order)) = old_pairs.next_if(|(_, o)| *o < order) {
+                entries.push(entry);
+                orders.push(entry_order);
+            }
+            entries.push((key, self.fresh(sensor)));
+            orders.push(order);
+        }
+        for (entry, entry_order) in old_pairs {
+            entries.push(entry);
+            orders.push(entry_order);
+        }
+        (self.entries, self.orders) = (entries, orders);
+        (self.spare, self.spare_orders) = (old, old_orders);
     }
 
     /// Replaces every key by `rekey(key)`; `rekey` must keep the order.
@@ -185,6 +236,7 @@ impl FromIterator<(PairKey, ContactPair)> for PairMap {
         entries.dedup_by(|later, earlier| later.0 == earlier.0);
         PairMap {
             orders: entries.iter().map(|(key, _)| pair_order(key)).collect(),
+            boxes: entries.len(),
             entries,
             ..PairMap::default()
         }
@@ -242,7 +294,7 @@ mod tests {
     fn merges_and_drops_match_a_sorted_set() {
         // Random batches of merges and drops against a BTreeSet model; the
         // states must follow their keys (a pair's flag names its key).
-        let handles = handles(24);
+        let handles = handles(40);
         let mut map = PairMap::default();
         let mut model = std::collections::BTreeSet::new();
         let mut seed = 12345u64;
@@ -254,15 +306,17 @@ mod tests {
         };
         for round in 0..300 {
             let mut new = Vec::new();
-            for _ in 0..next(12) {
-                let (i, j) = (next(24), next(24));
+            // Small batches merge by rotations, large ones by copying.
+            let batch = if round % 10 == 0 { 200 } else { next(12) };
+            for _ in 0..batch {
+                let (i, j) = (next(40), next(40));
                 let key = (handles[i.min(j)], handles[i.max(j)]);
                 new.push((key, (i + j) % 2 == 0));
                 model.insert((key, (i + j) % 2 == 0));
             }
             map.merge(&mut new);
             if round % 3 == 0 {
-                let cut = next(24);
+                let cut = next(40);
                 map.retain(|key, _| key.0 != handles[cut]);
                 model.retain(|(key, _)| key.0 != handles[cut]);
             }

@@ -86,6 +86,8 @@ pub(crate) struct Scratch {
     pub touching_bodies: Vec<(u32, u32)>,
     /// Every collider's placement at the start of the step.
     pub colliders_now: super::colliders_now::ColliderTable,
+    /// Per collider: bounding radius and last end box, kept between steps.
+    pub shape_boxes: super::swept_box::ShapeBoxes,
 }
 
 impl Clone for Scratch {

@@ -1,0 +1,551 @@
+//! Swept boxes: the world box a collider's proxy stores after a step (its
+//! shape over the whole step, grown by [`SPECULATIVE_DISTANCE`]).
+//!
+//! Over a sweep the box covers the start and end boxes, and, for a spinning
+//! body, the disc every point stays in (the reach of the collider about the
+//! centre of mass, along the centre's path). The boxes are built as corner
+//! arrays and checked together; a disc collider's box is computed in plain
+//! `f32` arithmetic that repeats nalgebra's operations in order, so every box
+//! is the same to the bit as one built by `Shape::world_aabb`,
+//! `Bounds::new`, `inflated` and `union` (locked by the tests below).
+//!
+//! [`ShapeBoxes`] remembers, per collider, its shape's bounding radius and
+//! the end box of its last sweep with the pose it was built for: when a body
+//! starts a step where it ended the last one (the usual case), the start box
+//! is that end box, bit for bit, and is not built again.
+
+use super::Collider;
+use super::handles::{ColliderKey, key_slot, key_version};
+use super::settings::SPECULATIVE_DISTANCE;
+use super::sweep::Sweep;
+use crate::broadphase::Bounds;
+use crate::math::{Pose, Real, Vec2};
+use crate::shape::Shape;
+
+/// The tight box a proxy stores for `shape` at `pose`: its world box grown
+/// by the speculative distance; `None` if it is not finite.
+pub(crate) fn proxy_bounds(shape: &Shape, pose: &Pose) -> Option<Bounds> {
+    let (min, max) = world_box(shape, pose);
+    grown_box(min, max, SPECULATIVE_DISTANCE)
+}
+
+/// Corners of `shape`'s world box at `pose`: [`Shape::world_aabb`], with
+/// circles (the common case) computed inline by the same expressions.
+#[inline]
+pub(crate) fn world_box(shape: &Shape, pose: &Pose) -> (Vec2, Vec2) {
+    match shape {
+        Shape::Circle(circle) => {
+            // The box of one point grown by the scaled radius. For a NaN
+            // centre world_aabb's min/max fold yields an infinite corner
+            // where this yields NaN: both are refused by `grown_box`.
+            let center = pose.transform_point(circle.center());
+            let radius = circle.radius() * pose.scale;
+            let reach = Vec2::new(radius, radius);
+            (center - reach, center + reach)
+        }
+        _ => {
+            let aabb = shape.world_aabb(pose);
+            (aabb.min, aabb.max)
+        }
+    }
+}
+
+/// `Bounds::new(min, max)?.inflated(radius)` for a radius known to be
+/// finite and ≥ 0 (see [`Corners`]).
+#[inline]
+fn grown_box(min: Vec2, max: Vec2, radius: Real) -> Option<Bounds> {
+    Corners::grown(min, max, radius).checked(false)
+}
+
+/// A box as `[min.x, min.y, max.x, max.y]` (world, metres), grown but not
+/// yet checked: the sweep builds three and checks them together.
+///
+/// `Bounds::new(min, max)?.inflated(radius)` succeeds exactly when
+/// `min <= max` and the grown corners are finite (a corner that is not
+/// finite stays so when grown), which is what [`Corners::grown`] records and
+/// [`Corners::checked`] tests.
+#[derive(Clone, Copy)]
+struct Corners {
+    corners: [Real; 4],
+    /// `min <= max` on both axes before growing (false for NaN).
+    ordered: bool,
+}
+
+impl Corners {
+    #[inline(always)]
+    fn grown(min: Vec2, max: Vec2, radius: Real) -> Corners {
+        Corners {
+            corners: [
+                min.x - radius,
+                min.y - radius,
+                max.x + radius,
+                max.y + radius,
+            ],
+            ordered: min.x <= max.x && min.y <= max.y,
+        }
+    }
+
+    /// Ordered, and every corner finite.
+    #[inline(always)]
+    fn valid(&self) -> bool {
+        self.ordered && self.corners.iter().all(|c| c.is_finite())
+    }
+
+    /// The box both cover, as [`Bounds::union`] computes it (`self` first).
+    #[inline(always)]
+    fn union(&self, other: &Corners) -> Corners {
+        // nalgebra's inf / sup: `if a <= b { a } else { b }` and `>=`.
+        let low = |a: Real, b: Real| if a <= b { a } else { b };
+        let high = |a: Real, b: Real| if a >= b { a } else { b };
+        let (a, b) = (&self.corners, &other.corners);
+        Corners {
+            corners: [
+                low(a[0], b[0]),
+                low(a[1], b[1]),
+                high(a[2], b[2]),
+                high(a[3], b[3]),
+            ],
+            ordered: self.ordered && other.ordered,
+        }
+    }
+
+    /// The box, given that every box merged into it was valid (`valid` or
+    /// `assume_valid`).
+    #[inline(always)]
+    fn checked(&self, assume_valid: bool) -> Option<Bounds> {
+        if !(assume_valid || self.valid()) {
+            return None;
+        }
+        let c = &self.corners;
+        Bounds::new(Vec2::new(c[0], c[1]), Vec2::new(c[2], c[3])).ok()
+    }
+}
+
+/// The box covering `collider` over a body's sweep (world, grown by the
+/// speculative distance); `None` if it is not finite.
+pub(crate) fn swept_bounds(collider: &Collider, sweep: &Sweep) -> Option<Bounds> {
+    let start = world_box(&collider.shape, &sweep.start.compose(&collider.local_pose));
+    let end = world_box(&collider.shape, &sweep.end.compose(&collider.local_pose));
+    swept_from_boxes(
+        collider,
+        sweep,
+        start,
+        end,
+        bounding_radius(&collider.shape),
+    )
+}
+
+/// `Shape::bounding_radius`, a disc's inline.
+#[inline]
+fn bounding_radius(shape: &Shape) -> Real {
+    match shape {
+        Shape::Circle(circle) => circle.center().norm() + circle.radius(),
+        shape => shape.bounding_radius(),
+    }
+}
+
+/// [`swept_bounds`] given the corners of the collider's world boxes at the
+/// start and the end of the sweep (not grown yet) and its shape's bounding
+/// radius (local units).
+#[inline]
+fn swept_from_boxes(
+    collider: &Collider,
+    sweep: &Sweep,
+    start: (Vec2, Vec2),
+    end: (Vec2, Vec2),
+    bounding_radius: Real,
+) -> Option<Bounds> {
+    let start = Corners::grown(start.0, start.1, SPECULATIVE_DISTANCE);
+    let end = Corners::grown(end.0, end.1, SPECULATIVE_DISTANCE);
+    if !(start.valid() && end.valid()) {
+        return None;
+    }
+    if sweep.angle == 0.0 {
+        return start.union(&end).checked(true);
+    }
+    let (disc, _) = spin_disc(collider, sweep, bounding_radius)?;
+    disc.union(&start).union(&end).checked(true)
+}
+
+/// Spinning: every point of `collider` stays within `reach` of the centre
+/// of mass, which moves on the segment center0 → center1. The box of that
+/// (grown by the speculative distance), as [`swept_bounds`] builds it, and
+/// how far it was grown; `None` if it is not finite.
+#[inline(always)]
+fn spin_disc(collider: &Collider, sweep: &Sweep, bounding_radius: Real) -> Option<(Corners, Real)> {
+    let grow = sweep.reach_with(collider, bounding_radius) + SPECULATIVE_DISTANCE;
+    if grow.is_nan() || grow < 0.0 {
+        return None; // (an infinite one fails below)
+    }
+    let low = sweep.center0.inf(&sweep.center1);
+    let high = sweep.center0.sup(&sweep.center1);
+    let disc = Corners::grown(low, high, grow);
+    disc.valid().then_some((disc, grow))
+}
+
+/// What [`ShapeBoxes`] keeps for one collider.
+#[derive(Clone, Copy, Debug)]
+struct ShapeBox {
+    /// Version of the collider key it is for (0: an empty slot).
+    version: u32,
+    /// `Shape::bounding_radius` of the collider's shape (local units).
+    bounding_radius: Real,
+    /// The collider's world pose at the end of its last sweep and its world
+    /// box there (corners, not grown).
+    end: Option<(Pose, Vec2, Vec2)>,
+}
+
+/// Per collider (by key slot): its shape's bounding radius and its last end
+/// box, kept from step to step. Not part of the state; an empty one (a
+/// clone's) only means building the boxes again.
+#[derive(Debug, Default)]
+pub(crate) struct ShapeBoxes {
+    entries: Vec<ShapeBox>,
+}
+
+impl ShapeBoxes {
+    /// [`swept_bounds`] of the collider with key `key`, whose world pose at
+    /// the start of the sweep is `start_pose`: the start box is the last end
+    /// box when that was built for the same pose (bit for bit), so it is the
+    /// box `world_box` would build. The end box is remembered for the next step.
+    pub fn swept_bounds(
+        &mut self,
+        key: ColliderKey,
+        collider: &Collider,
+        sweep: &Sweep,
+        start_pose: &Pose,
+    ) -> Option<Bounds> {
+        let slot = key_slot(key);
+        if slot >= self.entries.len() {
+            let empty = ShapeBox {
+                version: 0,
+                bounding_radius: 0.0,
+                end: None,
+            };
+            self.entries.resize(slot + 1, empty);
+        }
+        let entry = &mut self.entries[slot];
+        if entry.version != key_version(key) {
+            *entry = ShapeBox {
+                version: key_version(key),
+                bounding_radius: collider.shape.bounding_radius(),
+                end: None,
+            };
+        }
+        let start = match entry.end {
+            Some((pose, min, max)) if same_bits(&pose, start_pose) => (min, max),
+            _ => world_box(&collider.shape, start_pose),
+        };
+        let end_pose = sweep.end.compose(&collider.local_pose);
+        let end = world_box(&collider.shape, &end_pose);
+        entry.end = Some((end_pose, end.0, end.1));
+        swept_from_boxes(collider, sweep, start, end, entry.bounding_radius)
+    }
+}
+
+/// The two poses hold the same bits (so anything computed from them is equal).
+#[inline]
+fn same_bits(a: &Pose, b: &Pose) -> bool {
+    let (ra, rb) = (a.rotation.complex(), b.rotation.complex());
+    [ra.re, ra.im, a.translation.x, a.translation.y, a.scale]
+        .iter()
+        .zip([rb.re, rb.im, b.translation.x, b.translation.y, b.scale])
+        .all(|(x, y)| x.to_bits() == y.to_bits())
+}
+
+/// [`swept_bounds`] of a disc collider (`circle`) whose world centre and
+/// radius at the start of the sweep are known, in plain `f32` arithmetic:
+/// every product and sum is the one nalgebra's `UnitComplex` and vector
+/// operators perform, in the same order, so the box is the same to the bit
+/// (a test holds the two together).
+#[inline]
+pub(crate) fn circle_swept_bounds(
+    collider: &Collider,
+    circle: &crate::shape::Circle,
+    sweep: &Sweep,
+    start_center: Vec2,
+    start_radius: Real,
+) -> Option<Bounds> {
+    let spec = SPECULATIVE_DISTANCE;
+    // The collider's pose at the end: end ∘ local.
+    let (end, local) = (&sweep.end, &collider.local_pose);
+    let (er, lr) = (end.rotation.complex(), local.rotation.complex());
+    let (re, im) = (er.re * lr.re - er.im * lr.im, er.re * lr.im + er.im * lr.re);
+    let (vx, vy) = (
+        local.translation.x * end.scale,
+        local.translation.y * end.scale,
+    );
+    let tx = end.translation.x + (er.re * vx - er.im * vy);
+    let ty = end.translation.y + (er.im * vx + er.re * vy);
+    let scale = end.scale * local.scale;
+    // Its centre and radius there.
+    let (ux, uy) = (circle.center().x * scale, circle.center().y * scale);
+    let cx = tx + (re * ux - im * uy);
+    let cy = ty + (im * ux + re * uy);
+    let radius = circle.radius() * scale;
+    let start = Corners::grown(
+        Vec2::new(start_center.x - start_radius, start_center.y - start_radius),
+        Vec2::new(start_center.x + start_radius, start_center.y + start_radius),
+        spec,
+    );
+    let end = Corners::grown(
+        Vec2::new(cx - radius, cy - radius),
+        Vec2::new(cx + radius, cy + radius),
+        spec,
+    );
+    if !(start.valid() && end.valid()) {
+        return None;
+    }
+    if sweep.angle == 0.0 {
+        return start.union(&end).checked(true);
+    }
+    let (disc, _) = spin_disc(collider, sweep, bounding_radius(&collider.shape))?;
+    disc.union(&start).union(&end).checked(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::vec2;
+    use crate::shape::Circle;
+    use crate::world::scenes::jitter;
+
+    fn bits(v: Vec2) -> (u32, u32) {
+        (v.x.to_bits(), v.y.to_bits())
+    }
+
+    #[test]
+    fn circle_boxes_are_world_aabb_bit_for_bit() {
+        for i in 0..5_000u32 {
+            let value = |k: u32, range: Real| (jitter(8 * i + k) - 0.5) * range;
+            let circle =
+                Circle::new(vec2(value(0, 4.0), value(1, 4.0)), 0.01 + jitter(8 * i + 2)).unwrap();
+            let scale = 0.1 + 3.0 * jitter(8 * i + 3);
+            let pose = Pose::new(vec2(value(4, 2000.0), value(5, 2000.0)), value(6, 20.0))
+                .with_scale(scale);
+            let shape = Shape::from(circle);
+            let (min, max) = world_box(&shape, &pose);
+            let aabb = shape.world_aabb(&pose);
+            assert_eq!(
+                (bits(min), bits(max)),
+                (bits(aabb.min), bits(aabb.max)),
+                "case {i}"
+            );
+        }
+    }
+
+    /// The swept box as first written: every box through `Bounds::new` and
+    /// `inflated`, unions by `Bounds::union`.
+    fn reference_swept_bounds(collider: &Collider, sweep: &Sweep) -> Option<Bounds> {
+        let proxy = |pose: &Pose| {
+            let aabb = collider
+                .shape
+                .world_aabb(&pose.compose(&collider.local_pose));
+            Bounds::new(aabb.min, aabb.max)
+                .ok()?
+                .inflated(SPECULATIVE_DISTANCE)
+                .ok()
+        };
+        let (start, end) = (proxy(&sweep.start)?, proxy(&sweep.end)?);
+        if sweep.angle == 0.0 {
+            return Some(start.union(&end));
+        }
+        let reach = sweep.collider_reach(collider);
+        let low = sweep.center0.inf(&sweep.center1);
+        let high = sweep.center0.sup(&sweep.center1);
+        let disc = Bounds::new(low, high)
+            .ok()?
+            .inflated(reach + SPECULATIVE_DISTANCE)
+            .ok()?;
+        Some(disc.union(&start).union(&end))
+    }
+
+    fn corner_bits(bounds: Option<Bounds>) -> Option<[u32; 4]> {
+        bounds.map(|b| {
+            let (min, max) = (bits(b.min()), bits(b.max()));
+            [min.0, min.1, max.0, max.1]
+        })
+    }
+
+    /// A collider of `shape` on no body in particular.
+    fn collider(shape: Shape, local_pose: Pose) -> Collider {
+        Collider {
+            body: crate::world::BodyHandle {
+                key: Default::default(),
+                world: crate::world::handles::WorldId::fresh(),
+            },
+            shape: std::sync::Arc::new(shape),
+            local_pose,
+            material: Default::default(),
+            filter: Default::default(),
+            sensor: false,
+            user_data: 0,
+            proxy: None,
+        }
+    }
+
+    /// A body's sweep from `start`, its centre of mass moving by
+    /// `displacement` while it turns by `angle`, as the solver writes it.
+    fn sweep_from(start: Pose, local_center: Vec2, angle: Real, displacement: Vec2) -> Sweep {
+        let center0 = start.transform_point(local_center);
+        let center1 = center0 + displacement;
+        let end_rotation = crate::math::Rot2::new(angle) * start.rotation;
+        Sweep {
+            key: Default::default(),
+            start,
+            end: Pose {
+                rotation: end_rotation,
+                translation: center1 - end_rotation * (local_center * start.scale),
+                scale: start.scale,
+            },
+            center0,
+            center1,
+            angle,
+            local_center,
+            moving: true,
+            velocity0: Vec2::zeros(),
+            spin0: 0.0,
+        }
+    }
+
+    #[test]
+    fn swept_boxes_are_the_reference_bit_for_bit() {
+        use crate::math::Rot2;
+        use crate::shape::ConvexPolygon;
+        let mut keys: slotmap::SlotMap<ColliderKey, ()> = slotmap::SlotMap::with_key();
+        let mut spinning = 0;
+        for i in 0..10_000u32 {
+            let value = |k: u32, range: Real| (jitter(32 * i + k) - 0.5) * range;
+            // Rotations a little off unit length, as stored ones drift.
+            let rotation = |k: u32| {
+                let (angle, stretch) = (value(k, 20.0), 1.0 + value(k + 1, 1.0e-4));
+                Rot2::new_unchecked(nalgebra::Complex {
+                    re: angle.cos() * stretch,
+                    im: angle.sin() * stretch,
+                })
+            };
+            let scale = 0.2 + 2.0 * jitter(32 * i + 2);
+            let local = if i % 3 == 0 {
+                Pose::IDENTITY
+            } else {
+                Pose {
+                    rotation: rotation(3),
+                    translation: vec2(value(5, 3.0), value(6, 3.0)),
+                    scale: 0.5 + jitter(32 * i + 7),
+                }
+            };
+            let circle = Circle::new(
+                vec2(value(8, 2.0), value(9, 2.0)),
+                0.05 + jitter(32 * i + 10),
+            )
+            .unwrap();
+            let shape = if i % 5 == 4 {
+                Shape::from(ConvexPolygon::regular(5, 0.7, value(11, 3.0)).unwrap())
+            } else {
+                Shape::from(circle)
+            };
+            let collider = collider(shape, local);
+            let local_center = if i % 2 == 0 {
+                Vec2::zeros()
+            } else {
+                vec2(value(12, 2.0), value(13, 2.0))
+            };
+            let magnitude = if i % 7 == 0 { 1.0e5 } else { 200.0 };
+            let start = Pose {
+                rotation: rotation(14),
+                translation: vec2(value(16, magnitude), value(17, magnitude)),
+                scale,
+            };
+            let angle = if i % 4 == 0 { 0.0 } else { value(18, 2.0) };
+            let sweep = sweep_from(
+                start,
+                local_center,
+                angle,
+                vec2(value(19, 1.0), value(20, 1.0)),
+            );
+            spinning += usize::from(angle != 0.0);
+            let want = corner_bits(reference_swept_bounds(&collider, &sweep));
+            assert!(want.is_some(), "case {i}");
+            assert_eq!(
+                corner_bits(swept_bounds(&collider, &sweep)),
+                want,
+                "case {i}"
+            );
+            let placed = start.compose(&local);
+            if let Shape::Circle(c) = collider.shape.as_ref() {
+                let (center, radius) = (
+                    placed.transform_point(c.center()),
+                    placed.scale_length(c.radius()),
+                );
+                let fast = circle_swept_bounds(&collider, c, &sweep, center, radius);
+                assert_eq!(corner_bits(fast), want, "circle case {i}");
+            } else {
+                // Remembered boxes: the first sweep builds both boxes, the
+                // next one starts where it ended (its start box is the
+                // remembered one), a third one starts elsewhere.
+                let mut boxes = ShapeBoxes::default();
+                let key = keys.insert(());
+                let got = boxes.swept_bounds(key, &collider, &sweep, &placed);
+                assert_eq!(corner_bits(got), want, "polygon case {i}");
+                let next = sweep_from(
+                    sweep.end,
+                    local_center,
+                    value(21, 2.0),
+                    vec2(value(22, 1.0), 0.0),
+                );
+                let got = boxes.swept_bounds(key, &collider, &next, &next.start.compose(&local));
+                let want = corner_bits(reference_swept_bounds(&collider, &next));
+                assert_eq!(corner_bits(got), want, "polygon case {i}, continued");
+                let elsewhere = sweep_from(start, local_center, angle, Vec2::zeros());
+                let got = boxes.swept_bounds(key, &collider, &elsewhere, &placed);
+                let want = corner_bits(reference_swept_bounds(&collider, &elsewhere));
+                assert_eq!(corner_bits(got), want, "polygon case {i}, moved");
+            }
+        }
+        assert!(spinning > 5_000);
+    }
+
+    #[test]
+    fn swept_boxes_that_are_not_finite_are_refused_like_the_reference() {
+        let shape = Shape::from(Circle::new(vec2(0.0, 0.0), 1.0).unwrap());
+        let collider = collider(shape, Pose::IDENTITY);
+        for (start_x, center1_x, angle) in [
+            (Real::NAN, 0.0, 0.5),
+            (0.0, Real::NAN, 0.5),
+            (3.4e38, 0.0, 0.0),
+            (0.0, 3.4e38, 0.5),
+            (0.0, Real::INFINITY, 0.0),
+        ] {
+            let start = Pose::from_translation(vec2(start_x, 0.0));
+            let sweep = Sweep {
+                center1: vec2(center1_x, 0.0),
+                end: Pose::from_translation(vec2(center1_x, 0.0)),
+                angle,
+                ..Sweep::frozen(Default::default(), start, Vec2::zeros())
+            };
+            let want = corner_bits(reference_swept_bounds(&collider, &sweep));
+            assert_eq!(corner_bits(swept_bounds(&collider, &sweep)), want);
+            let (center, radius) = (start.transform_point(Vec2::zeros()), start.scale);
+            let Shape::Circle(c) = collider.shape.as_ref() else {
+                unreachable!()
+            };
+            let fast = circle_swept_bounds(&collider, c, &sweep, center, radius);
+            assert_eq!(corner_bits(fast), want);
+        }
+    }
+
+    #[test]
+    fn boxes_that_overflow_are_refused() {
+        let shape = Shape::from(Circle::new(vec2(0.0, 0.0), 1.0e38).unwrap());
+        let far = Pose::from_translation(vec2(3.0e38, 0.0));
+        assert_eq!(proxy_bounds(&shape, &far), None);
+        let near = Pose::from_translation(vec2(1.0e38, 0.0));
+        assert!(proxy_bounds(&shape, &near).is_some());
+        assert_eq!(
+            grown_box(vec2(1.0, 0.0), vec2(0.0, 0.0), 0.5),
+            None,
+            "inverted"
+        );
+        assert_eq!(grown_box(vec2(Real::NAN, 0.0), vec2(0.0, 0.0), 0.5), None);
+    }
+}
