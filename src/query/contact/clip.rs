@@ -2,8 +2,8 @@
 //! segments, SAT separations and the faces that reference/incident clipping
 //! ([`super::face_manifold`]) works on.
 //!
-//! Every shape here is a *core* (point, segment or convex polygon, world
-//! coordinates) grown by a radius. Separations are measured between cores;
+//! Every shape here is a *core* (point, segment or convex polygon, in world
+//! coordinates or in the frame of one of the shapes) grown by a radius. Separations are measured between cores;
 //! depth = radius of A + radius of B − core separation.
 
 use super::FeatureId;
@@ -143,11 +143,11 @@ pub(super) fn incident_edge(normals: &[Vec2], reference_normal: Vec2) -> usize {
 /// an incident edge. A one-sided face: `normal` is its outward unit normal.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Face {
-    /// First end (world).
+    /// First end (the pair function's frame).
     pub start: Vec2,
-    /// Second end (world).
+    /// Second end (same frame).
     pub end: Vec2,
-    /// Outward unit normal (world); unused for an incident edge.
+    /// Outward unit normal (same frame); unused for an incident edge.
     pub normal: Vec2,
     /// Radius the core is grown by (metres).
     pub radius: Real,
