@@ -64,7 +64,48 @@ impl F4 {
     }
 }
 
+impl F4 {
+    /// Lanes where `self <= other`.
+    #[inline(always)]
+    pub fn le(self, other: F4) -> M4 {
+        M4([
+            self.0[0] <= other.0[0],
+            self.0[1] <= other.0[1],
+            self.0[2] <= other.0[2],
+            self.0[3] <= other.0[3],
+        ])
+    }
+
+    /// Lanes that are not zero.
+    #[inline(always)]
+    pub fn nonzero(self) -> M4 {
+        M4([
+            self.0[0] != 0.0,
+            self.0[1] != 0.0,
+            self.0[2] != 0.0,
+            self.0[3] != 0.0,
+        ])
+    }
+}
+
 impl M4 {
+    /// Lanes flagged in both.
+    #[inline(always)]
+    pub fn and(self, other: M4) -> M4 {
+        M4([
+            self.0[0] && other.0[0],
+            self.0[1] && other.0[1],
+            self.0[2] && other.0[2],
+            self.0[3] && other.0[3],
+        ])
+    }
+
+    /// Some lane is flagged.
+    #[inline(always)]
+    pub fn any(self) -> bool {
+        self.0.iter().any(|&f| f)
+    }
+
     /// `yes` in the flagged lanes, `no` elsewhere.
     #[inline(always)]
     pub fn select(self, yes: F4, no: F4) -> F4 {

@@ -20,9 +20,7 @@
 use super::handles::{BodyKey, ColliderHandle, ProjectileKey};
 use super::sweep::Sweep;
 use super::{BodyKind, World, WorldError};
-use crate::dynamics::{
-    ContactConstraint, ContactSoftness, SolverBody, apply_restitution, integrate_positions,
-};
+use crate::dynamics::{ContactSoftness, SolverBody, integrate_positions};
 use crate::math::{Real, Rot2, Vec2};
 use crate::query::{FeatureId, Manifold};
 use smallvec::SmallVec;
@@ -72,7 +70,7 @@ pub(crate) struct Scratch {
     pub solver_bodies: Vec<SolverBody>,
     /// Parallel to `solver_bodies`: how each simulated body moved.
     pub sweeps: Vec<Sweep>,
-    pub constraints: Vec<ContactConstraint>,
+    /// The contact pair of each constraint, in the order they were pushed.
     pub constraint_keys: Vec<(ColliderHandle, ColliderHandle)>,
     /// The constraints coloured and packed into SIMD lanes.
     pub wide: crate::dynamics::WideContacts,
@@ -122,11 +120,9 @@ impl World {
     fn solve_contacts(&mut self, dt: Real) {
         let mut solver_bodies = std::mem::take(&mut self.scratch.solver_bodies);
         let mut sweeps = std::mem::take(&mut self.scratch.sweeps);
-        let mut constraints = std::mem::take(&mut self.scratch.constraints);
         let mut constraint_keys = std::mem::take(&mut self.scratch.constraint_keys);
         solver_bodies.clear();
         sweeps.clear();
-        constraints.clear();
         constraint_keys.clear();
         solver_bodies.push(SolverBody::FIXED);
         sweeps.push(Sweep::frozen(
@@ -156,6 +152,14 @@ impl World {
             });
         }
 
+        let substeps = self.settings.substeps.max(1);
+        let h = dt / substeps as Real;
+        let inv_h = 1.0 / h;
+        let softness = ContactSoftness::new(&self.settings.contact, h);
+        let gravity = self.settings.gravity;
+        let mut wide = std::mem::take(&mut self.scratch.wide);
+        wide.begin(&solver_bodies, &self.settings.contact, softness);
+        // Constraints go straight into their lanes, in map order.
         for (key, pair) in self.contacts.iter() {
             let Some(manifold) = pair.manifold.as_ref() else {
                 continue;
@@ -172,7 +176,7 @@ impl World {
             let friction = (ca.material.friction * cb.material.friction).sqrt();
             let restitution = ca.material.restitution.max(cb.material.restitution);
             let impulses = &pair.impulses;
-            constraints.push(ContactConstraint::new(
+            wide.push_manifold(
                 &solver_bodies,
                 ia,
                 ib,
@@ -187,22 +191,10 @@ impl World {
                         .find(|(stored, _, _)| *stored == id)
                         .map_or((0.0, 0.0), |&(_, n, t)| (n, t))
                 },
-            ));
+            );
             constraint_keys.push(*key);
         }
 
-        let substeps = self.settings.substeps.max(1);
-        let h = dt / substeps as Real;
-        let inv_h = 1.0 / h;
-        let softness = ContactSoftness::new(&self.settings.contact, h);
-        let gravity = self.settings.gravity;
-        let mut wide = std::mem::take(&mut self.scratch.wide);
-        wide.prepare(
-            &solver_bodies,
-            &constraints,
-            &self.settings.contact,
-            softness,
-        );
         for _ in 0..substeps {
             for (index, sweep) in sweeps.iter().enumerate().skip(1) {
                 let body = &self.bodies[sweep.key];
@@ -215,27 +207,28 @@ impl World {
                     sb.angular_velocity /= 1.0 + h * body.angular_damping;
                 }
             }
-            wide.warm_start(&mut solver_bodies, &constraints);
-            wide.solve(&mut solver_bodies, &mut constraints, softness, inv_h, true);
+            wide.warm_start(&mut solver_bodies);
+            wide.solve(&mut solver_bodies, inv_h, true);
             integrate_positions(&mut solver_bodies, h);
-            wide.solve(&mut solver_bodies, &mut constraints, softness, inv_h, false);
+            wide.solve(&mut solver_bodies, inv_h, false);
         }
-        wide.finish(&mut constraints);
-        apply_restitution(&mut solver_bodies, &mut constraints, &self.settings.contact);
+        wide.restitution(&mut solver_bodies);
 
         // Constraints were made in map order: merge them back in one pass.
-        let mut solved = constraints.iter().zip(&constraint_keys).peekable();
+        let mut solved = constraint_keys.iter().enumerate().peekable();
         for (key, pair) in self.contacts.iter_mut() {
-            let Some((constraint, _)) = solved.next_if(|(_, solved_key)| *solved_key == key) else {
+            let Some((index, _)) = solved.next_if(|(_, solved_key)| *solved_key == key) else {
+                continue;
+            };
+            let Some(manifold) = pair.manifold.as_ref() else {
                 continue;
             };
             pair.impulses.clear();
-            pair.impulses.extend(
-                constraint
-                    .points
-                    .iter()
-                    .map(|p| (p.id, p.normal_impulse, p.tangent_impulse)),
-            );
+            pair.impulses
+                .extend(manifold.points.iter().enumerate().map(|(k, p)| {
+                    let (normal, tangent, _) = wide.point_impulses(index, k);
+                    (p.id, normal, tangent)
+                }));
         }
 
         // Write back; a body whose result is not finite keeps its start
@@ -272,7 +265,6 @@ impl World {
 
         self.scratch.solver_bodies = solver_bodies;
         self.scratch.sweeps = sweeps;
-        self.scratch.constraints = constraints;
         self.scratch.constraint_keys = constraint_keys;
         self.scratch.wide = wide;
     }
