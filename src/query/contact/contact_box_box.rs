@@ -11,15 +11,18 @@
 //! whenever both paths pick the same reference face they return the same
 //! manifold: same points, depths and feature ids.
 //!
-//! The closed-form separations differ from the vertex ones by rounding, so
-//! where a decision depends on them within rounding
-//! ([`BOX_ROUNDING_GUARD`]) the generic path decides instead
-//! ([`BoxContact::Undecided`]): a face gap at the margin, and pairs that
-//! may be apart (there the generic path asks whether the closest features
-//! are two vertices) unless the closest features are proven to be a vertex
-//! and an edge. The one decision left to rounding is the reference face
-//! where two faces tie (boxes resting flat, a corner on a diagonal): both
-//! are then minimum translation directions, as in the generic path itself.
+//! The closed-form separations differ from the vertex ones by rounding
+//! (less than [`BOX_ROUNDING_GUARD`]). Where the face gap is that close to
+//! the margin or to 0, the vertex form of the faces concerned decides
+//! whether there is a contact and whether the pair is apart, as in the
+//! generic path. Apart pairs (there the generic path asks whether the
+//! closest features are two vertices) take the face clipping only when the
+//! closest features are proven to be a vertex and an edge; otherwise, and
+//! for boxes too thin for the guard, the generic path decides
+//! ([`BoxContact::Undecided`]). The one decision left to rounding is the
+//! reference face where two faces tie (boxes resting flat, a corner on a
+//! diagonal): both are then minimum translation directions, as in the
+//! generic path itself.
 
 use super::clip::{Face, REFERENCE_FACE_BIAS, closest_on_segment, sanitize_margin};
 use super::convex_manifold::ConvexManifold;
@@ -33,9 +36,16 @@ use crate::math::{Real, Vec2};
 /// each is a handful of roundings (6e-8 relative each: about 6e-7 for the
 /// vertex form, 1e-6 for the closed form, plus up to 1e-6 for a polygon
 /// that is a rectangle only to within rounding), so 1e-5 keeps a margin of
-/// three. A decision closer than this to its threshold is left to the
-/// generic path.
+/// three. A decision closer than this to its threshold is taken on the
+/// vertex form.
 pub(super) const BOX_ROUNDING_GUARD: Real = 1e-5;
+
+/// How far, relative to the magnitude of the coordinates involved, the
+/// generic path's closest-feature search may misjudge a distance: its
+/// distances and heights are computed from the same corners as the box
+/// path's (a few roundings, 6e-8 relative each, about 5e-7 together), so
+/// 1e-6 bounds them with a margin of two.
+const CLOSEST_ROUNDING_GUARD: Real = 1e-6;
 
 /// What the closed form decided.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -47,8 +57,8 @@ pub(super) enum BoxContact {
     /// Apart or touching within the margin, the closest features a vertex
     /// and an edge: the manifold of the reference face and incident edge.
     Apart(Option<ConvexManifold>),
-    /// Too close to a boundary that rounding decides, or the closest
-    /// features may be two vertices: the generic path must decide.
+    /// The closest features may be two vertices, or a box is too thin for
+    /// the rounding guard: the generic path must decide.
     Undecided,
 }
 
@@ -134,12 +144,13 @@ pub(super) fn contact_box_box(
     let reference_face = reference.face(face);
     let incident_face = incident.face(incident_edge);
     if apart {
-        // Apart: the generic path asks for the closest features. The far corners (those off the
-        // reference face and the incident edge) are at least this far
-        // from the other box: the reference box's far corners lie its
-        // whole width behind the face, the incident box's its width times
-        // |n·n_e| beyond its near corners, which are `gap` or more in
-        // front of the face.
+        // Apart: the generic path asks for the closest features. The far
+        // corners (those off the reference face and the incident edge) are
+        // at least this far from the other box, less rounding (`guard`
+        // per box): the reference box's far corners lie its whole width
+        // behind the face, the incident box's its width times |n·n_e|
+        // beyond its near corners, which are `gap` or more in front of
+        // the face.
         let far_corners = gap
             + (2.0 * reference.half_across(face))
                 .min(2.0 * incident.half_across(incident_edge) * -alignment);
@@ -147,9 +158,9 @@ pub(super) fn contact_box_box(
             &reference_face,
             &incident_face,
             incident.normal(incident_edge),
-            far_corners,
+            far_corners - 2.0 * guard,
             margin,
-            guard,
+            CLOSEST_ROUNDING_GUARD * (box_a.magnitude + box_b.magnitude),
         );
         if !face_contact {
             return BoxContact::Undecided;
@@ -209,14 +220,15 @@ fn vertex_face_gap(
 /// bit: each end of one against the other, counted when it lands strictly
 /// inside the edge (an edge feature) and the end is not strictly behind
 /// the edge (which the search skips). Let `reach` be the closest such
-/// distance plus `guard`. Then the search ends on a vertex and an edge
-/// when every pair of vertices is farther than `reach`: the four pairs of
-/// ends (their squared distances are again its values), and any pair with
-/// a far corner (at least `far_corners` apart, less rounding). It may skip
-/// a vertex whose height above a face of the other box exceeds the best
-/// distance so far, but heights are lower bounds on distances, so what it
-/// has found then is closer than `reach` and no vertex pair. Its distance
-/// is at most `reach`, so it reports a contact when `reach <= margin`.
+/// distance plus `guard` (its rounding). Then the search ends on a vertex
+/// and an edge when every pair of vertices is farther than `reach`: the
+/// four pairs of ends (their squared distances are again its values), and
+/// any pair with a far corner (at least `far_corners` apart, rounding
+/// already taken off). It may skip a vertex whose height above a face of
+/// the other box exceeds the best distance so far, but heights are lower
+/// bounds on distances (to within `guard`), so what it has found then is
+/// closer than `reach` and no vertex pair. Its distance is at most
+/// `reach`, so it reports a contact when `reach <= margin`.
 fn closest_features_are_not_two_vertices(
     reference: &Face,
     incident: &Face,
@@ -250,7 +262,7 @@ fn closest_features_are_not_two_vertices(
     .map(|(p, q)| (p - q).norm_squared())
     .fold(Real::INFINITY, Real::min);
     let reach = vertex_edge_squared.sqrt() + guard;
-    reach <= margin && reach * reach < vertex_vertex_squared && reach + 2.0 * guard < far_corners
+    reach <= margin && reach * reach < vertex_vertex_squared && reach < far_corners
 }
 
 #[cfg(test)]
