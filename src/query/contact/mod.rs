@@ -9,7 +9,10 @@
 //! one of the polygons, transforming only the other shape, and maps the
 //! manifold to the world at the end; [`contact_placed`] runs the same pair
 //! functions on shapes placed in the world, and the two agree up to
-//! rounding (`tests/contact_frames.rs`).
+//! rounding (`tests/contact_frames.rs`). Two boxes (`Aabb`, `OrientedRect`,
+//! a `ConvexPolygon` that is a rectangle) take a closed-form path in that
+//! frame that returns the polygon pair's manifold bit for bit, except where
+//! two reference faces tie to within rounding.
 //! A simple polygon contributes the deepest of its convex pieces' manifolds.
 //! A circle tree contributes the contacts of its leaves (pruned descent),
 //! reduced to one manifold of up to four points that name the leaves' parts
