@@ -42,6 +42,8 @@
 
 mod bounds;
 mod broad_phase;
+mod cast_any_order;
+mod flat;
 mod proxy;
 mod sah;
 mod tree;
@@ -50,6 +52,7 @@ mod validate;
 
 pub use bounds::Bounds;
 pub use broad_phase::BroadPhase;
+pub use flat::{FLATTEN_CASTS_PER_PROXY, FLATTEN_MIN_CASTS};
 pub use proxy::{BroadPhaseError, InvariantViolation, ProxyId, ProxyKind};
 pub use tree::DynamicTree;
 

@@ -155,7 +155,7 @@ impl World {
     ) -> Result<Option<SceneHit>, WorldError> {
         let mut best: Option<SceneHit> = None;
         let mut error = None;
-        self.broad_phase.ray_cast_thick(
+        self.broad_phase.ray_cast_thick_any_order(
             shot.start(),
             shot.delta(),
             shot.radius(),
@@ -234,7 +234,7 @@ impl World {
         hits: &mut Vec<SceneHit>,
     ) -> Result<(), WorldError> {
         let mut error = None;
-        self.broad_phase.ray_cast_thick(
+        self.broad_phase.ray_cast_thick_any_order(
             shot.start(),
             shot.delta(),
             shot.radius(),
