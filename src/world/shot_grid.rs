@@ -348,40 +348,49 @@ struct GridCast<'a> {
 }
 
 impl GridCast<'_> {
-    /// Tests the records `range` (box first, then filter and exact cast).
+    /// Tests the records `range`: the box here, the rest (filter, exact
+    /// cast) out of line for the few that pass.
     #[inline(always)]
     fn visit(&mut self, range: std::ops::Range<usize>) {
-        let grid = self.grid;
-        for (b, record) in grid.boxes[range.clone()].iter().zip(&grid.records[range]) {
-            if !self.segment.reaches(b, self.radius, self.limit) {
-                continue;
+        let first = range.start;
+        let boxes = &self.grid.boxes[range];
+        for (i, b) in boxes.iter().enumerate() {
+            if self.segment.reaches(b, self.radius, self.limit) {
+                self.candidate(first + i);
             }
-            let world = self.world;
-            if !self.filter.sees(
-                record.sensor,
-                world.body_handle(record.body),
-                &record.filter,
-            ) {
-                continue;
-            }
-            let target = match &record.circle {
-                Some(circle) => Target::Circle(circle),
-                None => match world.colliders.get(record.collider) {
-                    Some(collider) => Target::Other(&collider.shape),
-                    None => continue,
-                },
-            };
-            let candidate = Candidate {
-                collider: record.collider,
-                body: record.body,
-                target,
-                pose: &record.pose,
-            };
-            let value = world.offer(self.shot, &candidate, self.limit, self.closest);
-            // As the trees take a callback's answer: only a lower maximum.
-            if value < self.limit {
-                self.limit = value;
-            }
+        }
+    }
+
+    /// The record `index`, whose box the segment reaches: filter, then the
+    /// exact cast and the closest-hit bookkeeping.
+    #[inline(never)]
+    fn candidate(&mut self, index: usize) {
+        let world = self.world;
+        let record = &self.grid.records[index];
+        if !self.filter.sees(
+            record.sensor,
+            world.body_handle(record.body),
+            &record.filter,
+        ) {
+            return;
+        }
+        let target = match &record.circle {
+            Some(circle) => Target::Circle(circle),
+            None => match world.colliders.get(record.collider) {
+                Some(collider) => Target::Other(&collider.shape),
+                None => return,
+            },
+        };
+        let candidate = Candidate {
+            collider: record.collider,
+            body: record.body,
+            target,
+            pose: &record.pose,
+        };
+        let value = world.offer(self.shot, &candidate, self.limit, self.closest);
+        // As the trees take a callback's answer: only a lower maximum.
+        if value < self.limit {
+            self.limit = value;
         }
     }
 
@@ -396,64 +405,117 @@ impl GridCast<'_> {
         let (start, delta) = (self.segment.start, self.segment.delta);
         let major = usize::from(delta.y.abs() > delta.x.abs());
         let minor = 1 - major;
-        // The cells along `axis` whose grown band holds `lo..=hi`.
+        let inverse_cell = 1.0 / grid.cell;
+        // The cells along `axis` whose grown band holds `lo..=hi`. The
+        // bands carry the slack, so a rounding error of the product here
+        // can only add a cell that is not needed.
         let span = |axis: usize, lo: Real, hi: Real| -> Option<(usize, usize)> {
-            let last = cell_index((hi + grow[axis] - grid.origin[axis]) / grid.cell)?;
-            let first = cell_index((lo - grow[axis] - grid.origin[axis]) / grid.cell).unwrap_or(0);
-            (first < grid.counts[axis]).then(|| (first, last.min(grid.counts[axis] - 1)))
+            let count = grid.counts[axis] as Real;
+            let last = (hi + grow[axis] - grid.origin[axis]) * inverse_cell;
+            let first = (lo - grow[axis] - grid.origin[axis]) * inverse_cell;
+            if !(last >= 0.0 && first < count) {
+                return None;
+            }
+            let first = if first > 0.0 { first as usize } else { 0 };
+            let last = if last < count {
+                last as usize
+            } else {
+                grid.counts[axis] - 1
+            };
+            Some((first, last))
         };
-        // The fractions at which the segment is inside the grown band of
-        // cell `index` along `axis` (`inverse` = 1 / motion along it).
-        let band = |axis: usize, index: usize, inverse: Real| -> (Real, Real) {
-            let lo = grid.origin[axis] + index as Real * grid.cell - grow[axis];
-            let hi = lo + grid.cell + 2.0 * grow[axis];
-            let (a, b) = ((lo - start[axis]) * inverse, (hi - start[axis]) * inverse);
-            if a < b { (a, b) } else { (b, a) }
+        let strides = [1, grid.counts[0]];
+        let rows = Rows {
+            stride: strides[minor],
+            // Entry into a row's grown band: `(near + row * cell) * inverse`.
+            entry: self.segment.inverse[minor].map(|inverse| {
+                let side = if inverse >= 0.0 {
+                    -grow[minor]
+                } else {
+                    grid.cell + grow[minor]
+                };
+                (grid.origin[minor] + side - start[minor], inverse)
+            }),
         };
-        let minor_inverse = self.segment.inverse[minor];
-        let rows_forward = minor_inverse.is_none_or(|i| i >= 0.0);
-        match self.segment.inverse[major] {
-            None => {
-                // No motion along the major axis, so none at all: the
-                // cells around the start.
-                let along = span(major, start[major], start[major]);
-                let across = span(minor, start[minor], start[minor]);
-                if let (Some(along), Some(across)) = (along, across) {
-                    for column in along.0..=along.1 {
-                        self.visit_column(major, column, across, rows_forward, &band);
+        // A shot that starts touching a grid collider (most do, in a pile)
+        // ends at fraction 0 unless a smaller handle ties there: the cells
+        // around the start hold every collider whose grown box holds the
+        // start, which is every collider it can touch at fraction 0.
+        if let (Some(columns), Some(rows)) = (span(0, start.x, start.x), span(1, start.y, start.y))
+        {
+            for row in rows.0..=rows.1 {
+                for column in columns.0..=columns.1 {
+                    let cell = row * strides[1] + column;
+                    let (first, end) = (
+                        grid.cell_start[cell] as usize,
+                        grid.cell_start[cell + 1] as usize,
+                    );
+                    for index in first..end {
+                        if self.segment.reaches(&grid.boxes[index], self.radius, 0.0) {
+                            self.candidate(index);
+                        }
                     }
                 }
             }
-            Some(inverse) => {
-                // The part of the segment inside the grid's grown region.
-                let Some((enter, exit)) = self.inside_region(grow) else {
-                    self.visit(grid.in_cells..grid.records.len());
-                    return;
-                };
-                let (near, far) = (
-                    start[major] + delta[major] * enter,
-                    start[major] + delta[major] * exit,
+            if self
+                .closest
+                .hit
+                .is_some_and(|hit| hit.fraction.to_bits() == 0)
+            {
+                self.visit(grid.in_cells..grid.records.len());
+                return;
+            }
+        }
+        let Some(inverse) = self.segment.inverse[major] else {
+            // No motion along the major axis, so none at all: the cells
+            // around the start.
+            let along = span(major, start[major], start[major]);
+            let across = span(minor, start[minor], start[minor]);
+            if let (Some(along), Some(across)) = (along, across) {
+                for column in along.0..=along.1 {
+                    self.visit_column(column * strides[major], across, &rows);
+                }
+            }
+            self.visit(grid.in_cells..grid.records.len());
+            return;
+        };
+        // The part of the segment inside the grid's grown region.
+        let Some((enter, exit)) = self.inside_region(grow) else {
+            self.visit(grid.in_cells..grid.records.len());
+            return;
+        };
+        let (near, far) = (
+            start[major] + delta[major] * enter,
+            start[major] + delta[major] * exit,
+        );
+        if let Some((first, last)) = span(major, near.min(far), near.max(far)) {
+            let forward = inverse >= 0.0;
+            let (side_in, side_out) = if forward {
+                (-grow[major], grid.cell + grow[major])
+            } else {
+                (grid.cell + grow[major], -grow[major])
+            };
+            let base = grid.origin[major] - start[major];
+            for step in 0..=(last - first) {
+                let column = if forward { first + step } else { last - step };
+                let edge = base + column as Real * grid.cell;
+                let enter = (edge + side_in) * inverse;
+                if enter > self.limit {
+                    break; // every later column is entered later still
+                }
+                let exit = (edge + side_out) * inverse;
+                let enter = if enter > 0.0 { enter } else { 0.0 };
+                let exit = if exit < self.limit { exit } else { self.limit };
+                if enter > exit {
+                    continue; // behind the start
+                }
+                let (p, q) = (
+                    start[minor] + delta[minor] * enter,
+                    start[minor] + delta[minor] * exit,
                 );
-                if let Some((first, last)) = span(major, near.min(far), near.max(far)) {
-                    let forward = inverse >= 0.0;
-                    for step in 0..=(last - first) {
-                        let column = if forward { first + step } else { last - step };
-                        let (enter, exit) = band(major, column, inverse);
-                        if enter > self.limit {
-                            break; // every later column is entered later still
-                        }
-                        let (enter, exit) = (enter.max(0.0), exit.min(self.limit));
-                        if enter > exit {
-                            continue; // behind the start
-                        }
-                        let (p, q) = (
-                            start[minor] + delta[minor] * enter,
-                            start[minor] + delta[minor] * exit,
-                        );
-                        if let Some(rows) = span(minor, p.min(q), p.max(q)) {
-                            self.visit_column(major, column, rows, rows_forward, &band);
-                        }
-                    }
+                let (lo, hi) = if p < q { (p, q) } else { (q, p) };
+                if let Some(span) = span(minor, lo, hi) {
+                    self.visit_column(column * strides[major], span, &rows);
                 }
             }
         }
@@ -487,35 +549,25 @@ impl GridCast<'_> {
         (enter <= exit).then_some((enter, exit))
     }
 
-    /// The cells of `column` (along `major`) in `rows`, in the direction of
-    /// travel, up to the first row entered after the limit.
+    /// The cells of one column (`offset`: its first cell) in `span` rows,
+    /// in the direction of travel, up to the first row entered after the
+    /// limit.
     #[inline(always)]
-    fn visit_column(
-        &mut self,
-        major: usize,
-        column: usize,
-        rows: (usize, usize),
-        forward: bool,
-        band: &impl Fn(usize, usize, Real) -> (Real, Real),
-    ) {
+    fn visit_column(&mut self, offset: usize, span: (usize, usize), rows: &Rows) {
         let grid = self.grid;
-        let minor = 1 - major;
-        for step in 0..=(rows.1 - rows.0) {
+        let forward = rows.entry.is_none_or(|(_, inverse)| inverse >= 0.0);
+        for step in 0..=(span.1 - span.0) {
             let row = if forward {
-                rows.0 + step
+                span.0 + step
             } else {
-                rows.1 - step
+                span.1 - step
             };
-            if let Some(inverse) = self.segment.inverse[minor]
-                && band(minor, row, inverse).0 > self.limit
+            if let Some((near, inverse)) = rows.entry
+                && (near + row as Real * grid.cell) * inverse > self.limit
             {
                 break; // every later row is entered later still
             }
-            let cell = if major == 0 {
-                row * grid.counts[0] + column
-            } else {
-                column * grid.counts[0] + row
-            };
+            let cell = offset + row * rows.stride;
             let (first, end) = (
                 grid.cell_start[cell] as usize,
                 grid.cell_start[cell + 1] as usize,
@@ -525,6 +577,15 @@ impl GridCast<'_> {
             }
         }
     }
+}
+
+/// How a walk steps through the rows of a column.
+struct Rows {
+    /// Cells between two rows.
+    stride: usize,
+    /// With motion across the columns: the offset of the near edge of row
+    /// 0's grown band from the start, and the inverse of that motion.
+    entry: Option<(Real, Real)>,
 }
 
 impl World {
@@ -548,13 +609,6 @@ impl World {
         }
         .run();
     }
-}
-
-/// The cell holding the offset `position` (in cells from the origin):
-/// `None` before the first cell; large values saturate (a finite offset).
-#[inline(always)]
-fn cell_index(position: Real) -> Option<usize> {
-    (position >= 0.0).then_some(position as usize)
 }
 
 /// The lazily built grid of a world, its cast count and the buffers of the

@@ -28,8 +28,18 @@ pub(crate) struct LocalShot {
 
 impl LocalShot {
     /// Maps a world shot into the local frame of `pose`.
+    #[inline]
     pub fn new(shot: &Shot, pose: &Pose) -> Self {
         let (start, delta) = shot.ranged();
+        if pose.scale == 1.0 {
+            // Dividing by 1 is exact: the same values as below, without
+            // five divisions on the path of every unscaled cast.
+            return LocalShot {
+                start: pose.inverse_rotate(start - pose.translation),
+                delta: pose.inverse_rotate(delta),
+                radius: shot.radius(),
+            };
+        }
         LocalShot {
             start: pose.inverse_transform_point(start),
             delta: pose.inverse_transform_vector(delta),
