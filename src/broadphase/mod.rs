@@ -11,6 +11,13 @@
 //!   [`BroadPhase::update_pairs`] queries only the proxies that were created
 //!   or re-inserted, so a step costs O(m log n) for m moved proxies, and it
 //!   returns the pairs sorted, without allocating once warm.
+//! - Casts for callers that keep the closest hit by a rule of their own
+//!   ([`BroadPhase::ray_cast_thick_any_order`]) descend both trees together,
+//!   nearest box first, and read a tree through a flattened four-wide copy
+//!   once it has answered enough casts unchanged ([`FLATTEN_CASTS_PER_PROXY`];
+//!   any change drops the copy, whose buffers are reused). The copy holds the
+//!   tree's own boxes and is tested with the same slab arithmetic, so it
+//!   reports the same proxies.
 //!
 //! # Boxes
 //! The trees store [`Bounds`], a world-space box of this module, rather than
