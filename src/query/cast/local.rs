@@ -92,6 +92,12 @@ impl LocalHit {
 /// `v / |v|`, or `fallback` when `v` is zero, too small to normalize, or not finite.
 #[inline]
 pub(crate) fn normalize_or(v: Vec2, fallback: Vec2) -> Vec2 {
+    normalize_or_else(v, || fallback)
+}
+
+/// [`normalize_or`] with the fallback computed only when it is needed.
+#[inline]
+pub(crate) fn normalize_or_else(v: Vec2, fallback: impl FnOnce() -> Vec2) -> Vec2 {
     let length_squared = v.norm_squared();
     if length_squared > 0.0 && length_squared.is_finite() {
         let unit = v / length_squared.sqrt();
@@ -99,7 +105,7 @@ pub(crate) fn normalize_or(v: Vec2, fallback: Vec2) -> Vec2 {
             return unit;
         }
     }
-    fallback
+    fallback()
 }
 
 /// The normal used when no surface direction is defined (a shot starting at a
