@@ -417,9 +417,16 @@ impl GridCast<'_> {
             if !(last >= 0.0 && first < count) {
                 return None;
             }
-            let first = if first > 0.0 { first as usize } else { 0 };
+            // Both within 0..count here, and counts stay far below 2^31 (at
+            // most four cells per collider): the plain 32-bit conversion is
+            // exact and cheaper than the saturating one to usize.
+            let first = if first > 0.0 {
+                first as i32 as usize
+            } else {
+                0
+            };
             let last = if last < count {
-                last as usize
+                last as i32 as usize
             } else {
                 grid.counts[axis] - 1
             };
