@@ -10,7 +10,7 @@ use super::handles::{BodyKey, ColliderKey};
 use super::{BodyHandle, Collider, ColliderHandle, Filter, World, WorldError};
 use crate::broadphase::Bounds;
 use crate::math::{Pose, Real, Vec2};
-use crate::query::cast::{CastError, Shot, cast, cast_circle};
+use crate::query::cast::{CastError, Shot, cast, cast_circle, cast_circle_valid_pose};
 use crate::query::{intersects, point_inside};
 use crate::shape::{Aabb, Circle, PartId, Shape};
 
@@ -108,6 +108,8 @@ pub(crate) struct Closest {
 #[derive(Clone, Copy)]
 pub(crate) enum Target<'a> {
     Circle(&'a Circle),
+    /// A circle whose world pose is known to pass `Pose::validate`.
+    CircleValidPose(&'a Circle),
     Other(&'a Shape),
 }
 
@@ -234,7 +236,7 @@ impl World {
     /// in `closest` if it is the closest so far;
     /// returns the new maximum fraction for the search (`max_fraction` when
     /// nothing changed).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn offer(
         &self,
         shot: &Shot,
@@ -250,7 +252,7 @@ impl World {
         } = *candidate;
         let handle = self.collider_handle(key);
         let result = match target {
-            Target::Circle(circle) => {
+            Target::Circle(circle) | Target::CircleValidPose(circle) => {
                 // A circle's fraction is never -0.0, so at a best of +0.0
                 // only a smaller handle could win the tie.
                 if let Some(best) = &closest.hit
@@ -259,7 +261,11 @@ impl World {
                 {
                     return max_fraction;
                 }
-                cast_circle(shot, circle, pose)
+                if matches!(target, Target::CircleValidPose(_)) {
+                    cast_circle_valid_pose(shot, circle, pose)
+                } else {
+                    cast_circle(shot, circle, pose)
+                }
             }
             Target::Other(shape) => cast(shot, shape, pose),
         };

@@ -93,6 +93,8 @@ struct Record {
     body: BodyKey,
     filter: Filter,
     sensor: bool,
+    /// The pose passes `Pose::validate` (checked once, not per cast).
+    pose_valid: bool,
 }
 
 /// The grid over an unchanged world's colliders (see the module docs).
@@ -162,6 +164,7 @@ impl ShotGrid {
                 body: collider.body.key,
                 filter: collider.filter,
                 sensor: collider.sensor,
+                pose_valid: pose.validate().is_ok(),
             };
             all.push(([min.x, min.y, max.x, max.y], record, None));
         }
@@ -376,6 +379,7 @@ impl GridCast<'_> {
             return;
         }
         let target = match &record.circle {
+            Some(circle) if record.pose_valid => Target::CircleValidPose(circle),
             Some(circle) => Target::Circle(circle),
             None => match world.colliders.get(record.collider) {
                 Some(collider) => Target::Other(&collider.shape),

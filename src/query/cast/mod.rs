@@ -170,6 +170,16 @@ pub(crate) fn cast_circle(
     finite_or_overflow(cast_capsule_circle(shot, circle, pose), 0)
 }
 
+/// [`cast_circle`] for a pose already known to pass [`Pose::validate`]
+/// (checked once for many casts): the same hit, or the same error.
+pub(crate) fn cast_circle_valid_pose(
+    shot: &Shot,
+    circle: &crate::shape::Circle,
+    pose: &Pose,
+) -> Result<Option<CastHit>, CastError> {
+    finite_or_overflow(cast_capsule_circle(shot, circle, pose), 0)
+}
+
 #[inline]
 fn finite_or_overflow(hit: Option<CastHit>, index: usize) -> Result<Option<CastHit>, CastError> {
     match hit {
