@@ -8,14 +8,23 @@
 //! - `projectiles`: 100,000 shots (radius 0.05, 33 m per step) fired into
 //!   the settled pit, one step (the shots are added outside the timing);
 //! - `scaling`: one step of a ball pit of 1k, 4k, 16k and 32k bodies,
-//!   sleeping off, after a second of falling, to show how cost grows.
+//!   sleeping off, after a second of falling, to show how cost grows;
+//! - `shots`: thick shots (radius 0.05, 33 m, random origins over the pit
+//!   and directions) through `World::cast_thick`: 1,000 into the settled,
+//!   sleeping pit (`settled_1000`, answered from the shot grid once it is
+//!   built); and the game case, the pit awake (sleeping off, every body
+//!   integrated each step): 8 shots right after each step (`awake_8_after_step`,
+//!   the step untimed) and one step plus those 8 shots
+//!   (`awake_step_and_8`).
 
 use circlet::math::{Real, vec2};
+use circlet::query::cast::Shot;
 use circlet::world::scenes::{ball_pit, jitter, pyramid, settle, wake_all};
-use circlet::world::{ProjectileDef, Snapshot, World, WorldSettings};
+use circlet::world::{ProjectileDef, QueryFilter, Snapshot, World, WorldSettings};
 use criterion::{BatchSize, BenchmarkId, Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::sync::OnceLock;
+use std::time::{Duration, Instant};
 
 const DT: Real = 1.0 / 60.0;
 
@@ -140,11 +149,71 @@ fn bench_scaling(c: &mut Criterion) {
     group.finish();
 }
 
+/// `count` thick shots over the pit's area, fixed by `seed`.
+fn pit_shots(count: u32, seed: u32) -> Vec<Shot> {
+    (0..count)
+        .map(|i| {
+            let k = 3 * (i + seed * count);
+            let start = vec2(jitter(k) * 130.0 - 65.0, jitter(k + 1) * 80.0 - 16.0);
+            let angle = jitter(k + 2) * std::f32::consts::TAU;
+            Shot::new(start, start + vec2(angle.cos(), angle.sin()) * 33.0, 0.05).unwrap()
+        })
+        .collect()
+}
+
+fn bench_shots(c: &mut Criterion) {
+    let mut group = c.benchmark_group("shots");
+    group.sample_size(20);
+    let filter = QueryFilter::default();
+    let settled = restored(settled_pit());
+    let shots = pit_shots(1_000, 0);
+    group.bench_function("settled_1000", |b| {
+        b.iter(|| {
+            for shot in &shots {
+                black_box(settled.cast_thick(shot, &filter).unwrap());
+            }
+        })
+    });
+    let mut awake = restored(settled_pit());
+    awake
+        .set_settings(WorldSettings {
+            sleeping: false,
+            ..WorldSettings::default()
+        })
+        .unwrap();
+    wake_all(&mut awake).unwrap();
+    let few = pit_shots(8, 1);
+    group.bench_function("awake_8_after_step", |b| {
+        b.iter_custom(|iterations| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iterations {
+                awake.step(DT).unwrap();
+                let start = Instant::now();
+                for shot in &few {
+                    black_box(awake.cast_thick(shot, &filter).unwrap());
+                }
+                total += start.elapsed();
+            }
+            total
+        })
+    });
+    group.bench_function("awake_step_and_8", |b| {
+        b.iter(|| {
+            awake.step(DT).unwrap();
+            for shot in &few {
+                black_box(awake.cast_thick(shot, &filter).unwrap());
+            }
+        })
+    });
+    group.finish();
+}
+
 criterion_group!(
     benches,
     bench_ball_pit,
     bench_pyramid,
     bench_projectiles,
-    bench_scaling
+    bench_scaling,
+    bench_shots
 );
 criterion_main!(benches);

@@ -11,6 +11,11 @@
 //!   hit (minimum slab fraction over all boxes, inflated by the radius), and
 //!   without clipping call back exactly the boxes the slab test hits;
 //! - the slab test itself agrees with an independent f64 computation;
+//! - `BroadPhase::ray_cast_thick_any_order`, over both trees read node by
+//!   node or through their flattened copies (`DynamicTree::flatten`), calls
+//!   back exactly the boxes the slab test hits when it never clips, and
+//!   with clipping ends at the brute-force first hit; the flattened copies
+//!   pass `validate()`;
 //! - after random insert / move / remove sequences (stale removes included)
 //!   `validate()` holds after every operation, stale ids are errors, fat boxes
 //!   follow the move rules, and queries still match brute force;
@@ -181,6 +186,57 @@ proptest! {
             let thin = tree.ray_cast(origin, translation, max_fraction, |id, _, max| reach(id, max).unwrap_or(max));
             prop_assert_eq!(thin, Ok(fraction));
         }
+    }
+
+    #[test]
+    fn any_order_casts_match_brute_force_flattened_or_not(
+        boxes in prop::collection::vec((tight_box(), kind()), 0..60),
+        origin in quarter_point(),
+        target in quarter_point(),
+        max_fraction_quarters in 0i32..6,
+        radius_quarters in prop_oneof![Just(0i32), 0i32..4],
+        flatten in (any::<bool>(), any::<bool>()),
+    ) {
+        let mut broad_phase = BroadPhase::new();
+        let ids: Vec<ProxyId> = boxes
+            .iter()
+            .enumerate()
+            .map(|(i, (b, kind))| broad_phase.create_proxy(*b, *kind, i))
+            .collect();
+        for (kind, on) in [(ProxyKind::Static, flatten.0), (ProxyKind::Moving, flatten.1)] {
+            if on {
+                broad_phase.tree(kind).flatten();
+            }
+            let tree = broad_phase.tree(kind);
+            prop_assert_eq!(tree.is_flattened(), on && !tree.is_empty());
+        }
+        prop_assert!(broad_phase.validate().is_ok());
+        let translation = target - origin;
+        let max_fraction = max_fraction_quarters as Real * QUARTER;
+        let radius = radius_quarters as Real * QUARTER;
+        let reach = |id: ProxyId, max: Real| {
+            broad_phase.fat_bounds(id).unwrap().inflated(radius).unwrap().ray_fraction(origin, translation, max)
+        };
+        let mut called = Vec::new();
+        let unclipped = broad_phase
+            .ray_cast_thick_any_order(origin, translation, radius, max_fraction, |id, _, max| {
+                called.push(id);
+                max
+            })
+            .unwrap();
+        prop_assert_eq!(unclipped, max_fraction);
+        let expected: Vec<_> = ids.iter().copied().filter(|id| reach(*id, max_fraction).is_some()).collect();
+        prop_assert_eq!(sorted(called), sorted(expected));
+        let fraction = broad_phase
+            .ray_cast_thick_any_order(origin, translation, radius, max_fraction, |id, _, max| {
+                reach(id, max).unwrap_or(max)
+            })
+            .unwrap();
+        let first_hit = ids.iter().filter_map(|id| reach(*id, max_fraction)).fold(None, |best: Option<Real>, t| {
+            Some(best.map_or(t, |b| b.min(t)))
+        });
+        // A first hit at 0 stops the cast at once.
+        prop_assert_eq!(fraction, first_hit.unwrap_or(max_fraction));
     }
 
     #[test]

@@ -1,14 +1,18 @@
-//! Once warm, a world step allocates nothing.
+//! Once warm, a world step allocates nothing, and neither does a cast.
 //!
 //! Locks: after a ball pit has run long enough for the step's buffers to
 //! reach the scene's size, further steps (broadphase, narrowphase, solver,
 //! continuous collision, islands, projectile tracing with hits) make zero
 //! heap allocations, as long as the caller reads events without taking the
-//! buffer. Counted by a global allocator wrapper on this test's thread.
+//! buffer; `cast_thick` and `cast_ray` make none either, through the trees,
+//! their flattened copies or the shot grid, including the rebuilds of the
+//! copies and the grid after steps that moved bodies (their buffers are
+//! reused). Counted by a global allocator wrapper on this test's thread.
 
 use circlet::math::{Real, vec2};
+use circlet::query::cast::Shot;
 use circlet::world::scenes::ball_pit;
-use circlet::world::{Event, ProjectileDef, WorldSettings};
+use circlet::world::{Event, ProjectileDef, QueryFilter, WorldSettings};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
@@ -78,4 +82,46 @@ fn a_warm_step_allocates_nothing() {
     let during = allocations() - before;
     assert!(hits >= 40, "only {hits} shots hit while counting");
     assert_eq!(during, 0, "{during} allocations in 20 warm steps");
+}
+
+#[test]
+fn warm_casts_allocate_nothing() {
+    let settings = WorldSettings {
+        sleeping: false,
+        ..WorldSettings::default()
+    };
+    let (mut world, _) = ball_pit(settings, 300, 0.5, 20.0).unwrap();
+    let dt: Real = 1.0 / 60.0;
+    let shots: Vec<Shot> = (0..600)
+        .map(|i| {
+            let x = -12.0 + 0.04 * i as Real;
+            let angle = i as Real * 0.37;
+            let start = vec2(x, 2.0 + (i % 17) as Real);
+            Shot::new(start, start + vec2(angle.cos(), angle.sin()) * 30.0, 0.05).unwrap()
+        })
+        .collect();
+    let filter = QueryFilter::default();
+    // Each round: a step that moves bodies, then enough casts for the trees
+    // to flatten and the grid to be built; the first rounds size the buffers.
+    let round = |world: &mut circlet::world::World| {
+        world.step(dt).unwrap();
+        let mut hits = 0;
+        for shot in &shots {
+            hits += usize::from(world.cast_thick(shot, &filter).unwrap().is_some());
+            let ray = world.cast_ray(shot.start(), shot.delta(), &filter).unwrap();
+            hits += usize::from(ray.is_some());
+        }
+        hits
+    };
+    for _ in 0..60 {
+        round(&mut world);
+    }
+    let before = allocations();
+    let mut hits = 0;
+    for _ in 0..3 {
+        hits += round(&mut world);
+    }
+    let during = allocations() - before;
+    assert!(hits > 1_000, "only {hits} hits");
+    assert_eq!(during, 0, "{during} allocations in 3 rounds of warm casts");
 }

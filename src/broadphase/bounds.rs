@@ -262,6 +262,76 @@ impl Ray {
         }
         (enter <= exit).then_some(enter)
     }
+
+    /// Origin along `axis` (0 = x, 1 = y).
+    #[inline(always)]
+    pub(super) fn origin(&self, axis: usize) -> Real {
+        self.origin[axis]
+    }
+
+    /// `1 / translation` along `axis`; meaningless for a parallel axis.
+    #[inline(always)]
+    pub(super) fn inverse(&self, axis: usize) -> Real {
+        self.inverse[axis]
+    }
+
+    /// True if the ray does not move along `axis`.
+    #[inline(always)]
+    pub(super) fn is_parallel(&self, axis: usize) -> bool {
+        self.parallel[axis]
+    }
+
+    /// [`Ray::entry`] into `bounds` grown by `radius` (finite, >= 0), with
+    /// the same arithmetic (so the same fractions) and no branch on the
+    /// data: the trees' casts run this for every node they test.
+    #[inline(always)]
+    pub(super) fn entry_grown(
+        &self,
+        bounds: &Bounds,
+        radius: Real,
+        max_fraction: Real,
+    ) -> Option<Real> {
+        let (x, y) = (
+            self.slab(0, bounds.min.x - radius, bounds.max.x + radius),
+            self.slab(1, bounds.min.y - radius, bounds.max.y + radius),
+        );
+        // max / min without NaN handling: no operand is NaN (see `slab`).
+        let enter = if x.0 > y.0 { x.0 } else { y.0 };
+        let exit = if x.1 < y.1 { x.1 } else { y.1 };
+        let enter = if enter > 0.0 { enter } else { 0.0 };
+        let exit = if exit < max_fraction {
+            exit
+        } else {
+            max_fraction
+        };
+        (enter <= exit).then_some(enter)
+    }
+
+    /// The fractions `(near, far)` at which the ray is inside the slab
+    /// `lo..=hi` along `axis`: `(-inf, +inf)` for a parallel ray inside it,
+    /// `(+inf, -inf)` (empty) for one outside.
+    #[inline(always)]
+    fn slab(&self, axis: usize, lo: Real, hi: Real) -> (Real, Real) {
+        let o = self.origin[axis];
+        if self.parallel[axis] {
+            if o < lo || o > hi {
+                (Real::INFINITY, Real::NEG_INFINITY)
+            } else {
+                (Real::NEG_INFINITY, Real::INFINITY)
+            }
+        } else {
+            // As in `entry`: finite corners and a finite, non-zero inverse,
+            // so no product is NaN.
+            let inv = self.inverse[axis];
+            let t_lo = (lo - o) * inv;
+            let t_hi = (hi - o) * inv;
+            if inv >= 0.0 {
+                (t_lo, t_hi)
+            } else {
+                (t_hi, t_lo)
+            }
+        }
+    }
 }
 
 #[cfg(test)]

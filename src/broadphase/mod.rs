@@ -11,6 +11,13 @@
 //!   [`BroadPhase::update_pairs`] queries only the proxies that were created
 //!   or re-inserted, so a step costs O(m log n) for m moved proxies, and it
 //!   returns the pairs sorted, without allocating once warm.
+//! - Casts for callers that keep the closest hit by a rule of their own
+//!   ([`BroadPhase::ray_cast_thick_any_order`]) descend both trees together,
+//!   nearest box first, and read a tree through a flattened four-wide copy
+//!   once it has answered enough casts unchanged ([`FLATTEN_CASTS_PER_PROXY`];
+//!   any change drops the copy, whose buffers are reused). The copy holds the
+//!   tree's own boxes and is tested with the same slab arithmetic, so it
+//!   reports the same proxies.
 //!
 //! # Boxes
 //! The trees store [`Bounds`], a world-space box of this module, rather than
@@ -42,6 +49,8 @@
 
 mod bounds;
 mod broad_phase;
+mod cast_any_order;
+mod flat;
 mod proxy;
 mod sah;
 mod tree;
@@ -50,6 +59,7 @@ mod validate;
 
 pub use bounds::Bounds;
 pub use broad_phase::BroadPhase;
+pub use flat::{FLATTEN_CASTS_PER_PROXY, FLATTEN_MIN_CASTS};
 pub use proxy::{BroadPhaseError, InvariantViolation, ProxyId, ProxyKind};
 pub use tree::DynamicTree;
 

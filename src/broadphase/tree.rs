@@ -1,6 +1,7 @@
 //! [`DynamicTree`]: a bounding-volume hierarchy of fattened boxes, kept
 //! balanced by surface-area-heuristic insertion and tree rotations.
 
+use super::flat::FlatCache;
 use super::{
     AABB_MARGIN, Bounds, BroadPhaseError, MAX_MARGIN, PREDICTION_MULTIPLIER, ProxyId, ProxyKind,
     SHRINK_SLACK, STATIC_MARGIN,
@@ -89,6 +90,9 @@ pub struct DynamicTree<T: Copy> {
     pub(super) proxy_count: usize,
     /// Always true outside tests, which turn it off to measure what rotations buy.
     pub(super) rotations_enabled: bool,
+    /// The flattened copy casts read once the tree stops changing; dropped
+    /// by every change.
+    pub(super) flat: FlatCache<T>,
 }
 
 impl<T: Copy> DynamicTree<T> {
@@ -108,6 +112,7 @@ impl<T: Copy> DynamicTree<T> {
             free_list: NULL,
             proxy_count: 0,
             rotations_enabled: true,
+            flat: FlatCache::default(),
         }
     }
 
@@ -169,6 +174,7 @@ impl<T: Copy> DynamicTree<T> {
         // margin <= MAX_MARGIN, so growing finite corners stays finite (it
         // rounds back to f32::MAX at worst).
         let fat = bounds.inflated_unchecked(self.margin);
+        self.flat.invalidate();
         let leaf = self.allocate_node();
         let node = &mut self.nodes[leaf as usize];
         node.bounds = fat;
@@ -189,6 +195,7 @@ impl<T: Copy> DynamicTree<T> {
     pub fn remove(&mut self, id: ProxyId) -> Result<T, BroadPhaseError> {
         let leaf = self.leaf_index(id)?;
         let user_data = self.slot_data[leaf as usize].user_data;
+        self.flat.invalidate();
         self.remove_leaf(leaf);
         self.free_node(leaf);
         self.proxy_count -= 1;
@@ -234,6 +241,7 @@ impl<T: Copy> DynamicTree<T> {
     /// Out of line: most moves keep their proxy and never get here.
     #[inline(never)]
     fn reinsert(&mut self, leaf: u32, fat: Bounds) {
+        self.flat.invalidate();
         self.remove_leaf(leaf);
         self.nodes[leaf as usize].bounds = fat;
         self.insert_leaf(leaf);
@@ -257,6 +265,7 @@ impl<T: Copy> DynamicTree<T> {
     /// [`BroadPhaseError::StaleProxy`] / [`BroadPhaseError::WrongKind`].
     pub fn set_user_data(&mut self, id: ProxyId, user_data: T) -> Result<(), BroadPhaseError> {
         let leaf = self.leaf_index(id)?;
+        self.flat.invalidate();
         self.slot_data[leaf as usize].user_data = Some(user_data);
         Ok(())
     }
@@ -279,6 +288,7 @@ impl<T: Copy> DynamicTree<T> {
     /// Removes every proxy (ids handed out before become stale) and keeps the
     /// node array's memory.
     pub fn clear(&mut self) {
+        self.flat.invalidate();
         for index in 0..self.nodes.len() as u32 {
             if self.nodes[index as usize].slot != Slot::Free {
                 self.free_node(index);

@@ -154,7 +154,7 @@ impl<T: Copy> DynamicTree<T> {
         translation: Vec2,
         radius: Real,
         max_fraction: Real,
-        mut callback: F,
+        callback: F,
     ) -> Result<(Real, bool), BroadPhaseError>
     where
         F: FnMut(ProxyId, T, Real) -> Real,
@@ -166,40 +166,82 @@ impl<T: Copy> DynamicTree<T> {
         if radius < 0.0 {
             return Err(BroadPhaseError::NegativeRadius { value: radius });
         }
-        let mut max_fraction = max_fraction;
         if self.root == NULL {
             return Ok((max_fraction, false));
         }
+        // Each depth holds at most one pending node on the stack, the deepest
+        // two (see `cast_with_stack`): height + 2 entries always suffice.
+        if self.height() as usize + 2 <= STACK_INLINE {
+            let mut stack = [(NULL, 0.0); STACK_INLINE];
+            Ok(self.cast_with_stack(&ray, radius, max_fraction, &mut stack, callback))
+        } else {
+            // A degenerate tree (heights saturate): the node count bounds
+            // the depth whatever the stored heights say.
+            let mut stack = vec![(NULL, 0.0); self.nodes.len() + 2];
+            Ok(self.cast_with_stack(&ray, radius, max_fraction, &mut stack, callback))
+        }
+    }
+
+    /// The near-first descent of the thick cast on a non-empty tree, with a
+    /// stack of at least height + 2 entries.
+    ///
+    /// Popping the deepest entry pushes at most its two children one level
+    /// deeper, so the stack's depths never decrease from bottom to top and
+    /// only the top level can hold two: it never holds more than
+    /// height + 2 entries.
+    fn cast_with_stack<F>(
+        &self,
+        ray: &Ray,
+        radius: Real,
+        mut max_fraction: Real,
+        stack: &mut [(u32, Real)],
+        mut callback: F,
+    ) -> (Real, bool)
+    where
+        F: FnMut(ProxyId, T, Real) -> Real,
+    {
+        let nodes = self.nodes.as_slice();
         let entry = |index: u32, max_fraction: Real| {
-            let b = self.nodes[index as usize].bounds.inflated_unchecked(radius);
-            ray.entry(b.min(), b.max(), max_fraction)
+            ray.entry_grown(&nodes[index as usize].bounds, radius, max_fraction)
         };
         // (node, entry fraction of its box)
-        let mut stack: SmallVec<[(u32, Real); STACK_INLINE]> = SmallVec::new();
+        let mut len = 0;
         if let Some(t) = entry(self.root, max_fraction) {
-            stack.push((self.root, t));
+            stack[0] = (self.root, t);
+            len = 1;
         }
-        while let Some((index, enter)) = stack.pop() {
+        while len > 0 {
+            len -= 1;
+            let (index, enter) = stack[len];
             if enter > max_fraction {
                 continue; // clipped since it was pushed
             }
-            let node = &self.nodes[index as usize];
+            let node = &nodes[index as usize];
             if node.slot == Slot::Internal {
-                let t1 = entry(node.child1, max_fraction);
-                let t2 = entry(node.child2, max_fraction);
+                let (child1, child2) = (node.child1, node.child2);
+                let t1 = entry(child1, max_fraction);
+                let t2 = entry(child2, max_fraction);
                 match (t1, t2) {
                     (Some(t1), Some(t2)) => {
-                        // Far one first so the near one is popped first.
-                        if t2 < t1 {
-                            stack.push((node.child1, t1));
-                            stack.push((node.child2, t2));
+                        // Far one first so the near one is popped first; a
+                        // tie visits child1 first.
+                        let (first, second) = if t2 < t1 {
+                            ((child2, t2), (child1, t1))
                         } else {
-                            stack.push((node.child2, t2));
-                            stack.push((node.child1, t1));
-                        }
+                            ((child1, t1), (child2, t2))
+                        };
+                        stack[len] = second;
+                        stack[len + 1] = first;
+                        len += 2;
                     }
-                    (Some(t1), None) => stack.push((node.child1, t1)),
-                    (None, Some(t2)) => stack.push((node.child2, t2)),
+                    (Some(t1), None) => {
+                        stack[len] = (child1, t1);
+                        len += 1;
+                    }
+                    (None, Some(t2)) => {
+                        stack[len] = (child2, t2);
+                        len += 1;
+                    }
                     (None, None) => {}
                 }
             } else if let Some(data) = self.slot_data[index as usize].user_data {
@@ -207,7 +249,7 @@ impl<T: Copy> DynamicTree<T> {
                 // NaN fails every comparison: it continues unchanged.
                 if value < max_fraction {
                     if value == 0.0 {
-                        return Ok((0.0, true));
+                        return (0.0, true);
                     }
                     if value > 0.0 {
                         max_fraction = value;
@@ -215,7 +257,7 @@ impl<T: Copy> DynamicTree<T> {
                 }
             }
         }
-        Ok((max_fraction, false))
+        (max_fraction, false)
     }
 }
 

@@ -11,7 +11,8 @@ impl<T: Copy> DynamicTree<T> {
     /// each internal box is exactly the union of its children's, heights are
     /// 1 + the larger child's, leaves carry data and no children, the free
     /// list holds only free slots, and every slot is either reachable from the
-    /// root or on the free list (no leak, no cycle).
+    /// root or on the free list (no leak, no cycle), and the flattened copy
+    /// casts read, if built, holds exactly the tree's proxies and boxes.
     ///
     /// # Errors
     /// The first [`InvariantViolation`] found.
@@ -97,6 +98,6 @@ impl<T: Copy> DynamicTree<T> {
         if reached + free != count {
             return fail(self.root, "slots neither reachable nor free (leak)");
         }
-        Ok(())
+        self.validate_flat()
     }
 }

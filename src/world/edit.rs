@@ -58,6 +58,7 @@ impl World {
         super::swept_box::proxy_bounds(&def.shape, &pose).ok_or(WorldError::NonFinite {
             field: "collider bounds",
         })?;
+        self.shot_grid.invalidate();
         let key = self.colliders.insert(Collider {
             body,
             shape: def.shape,
@@ -86,6 +87,7 @@ impl World {
     /// [`WorldError::StaleBody`] if it was already removed or is of another world.
     pub fn remove_body(&mut self, body: BodyHandle) -> Result<(), WorldError> {
         self.body_ref(body)?;
+        self.shot_grid.invalidate();
         let removed = self.bodies.remove(body.key).ok_or(WorldError::StaleBody)?;
         for collider in &removed.colliders {
             self.detach_collider(collider.key);
@@ -106,6 +108,7 @@ impl World {
             .collider(collider)
             .ok_or(WorldError::StaleCollider)?
             .body;
+        self.shot_grid.invalidate();
         self.detach_collider(collider.key);
         if let Some(b) = self.bodies.get_mut(body.key) {
             b.colliders.retain(|c| *c != collider);
@@ -158,6 +161,7 @@ impl World {
             }
         }
         let old_scale = current.pose.scale;
+        self.shot_grid.invalidate();
         let b = self.body_mut(body)?;
         b.pose = pose;
         b.awake = b.kind != BodyKind::Static;

@@ -42,6 +42,7 @@ mod proxies;
 mod queries;
 pub mod scenes;
 mod settings;
+mod shot_grid;
 mod snapshot;
 mod step;
 mod sweep;
@@ -58,6 +59,7 @@ pub use projectile::{Projectile, ProjectileDef};
 pub use projectile_trace::MAX_RICOCHETS_PER_STEP;
 pub use queries::{Overlap, QueryFilter, SceneHit};
 pub use settings::{AABB_MARGIN, LINEAR_SLOP, SPECULATIVE_DISTANCE, WorldSettings};
+pub use shot_grid::GRID_CASTS_PER_COLLIDER;
 pub use snapshot::Snapshot;
 
 use crate::broadphase::BroadPhase;
@@ -97,6 +99,9 @@ pub struct World {
     step_count: u64,
     /// Buffers reused from step to step; not part of the state.
     scratch: step::Scratch,
+    /// The grid thick shots walk once the world stops changing; dropped by
+    /// every change to what a cast sees. Not part of the state.
+    shot_grid: shot_grid::ShotGridCache,
 }
 
 impl World {
@@ -117,6 +122,7 @@ impl World {
             events: Vec::new(),
             step_count: 0,
             scratch: step::Scratch::default(),
+            shot_grid: shot_grid::ShotGridCache::default(),
         })
     }
 

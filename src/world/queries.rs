@@ -6,12 +6,13 @@
 //! so they never depend on the trees' shapes. A [`QueryFilter`] selects the
 //! colliders seen: groups and mask, one body to skip, sensors or not.
 
+use super::handles::{BodyKey, ColliderKey};
 use super::{BodyHandle, Collider, ColliderHandle, Filter, World, WorldError};
 use crate::broadphase::Bounds;
 use crate::math::{Pose, Real, Vec2};
-use crate::query::cast::{Shot, cast};
+use crate::query::cast::{CastError, Shot, cast, cast_circle, cast_circle_valid_pose};
 use crate::query::{intersects, point_inside};
-use crate::shape::{Aabb, PartId, Shape};
+use crate::shape::{Aabb, Circle, PartId, Shape};
 
 /// Which colliders a scene query sees.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -57,9 +58,15 @@ impl QueryFilter {
     }
 
     fn accepts(&self, collider: &Collider) -> bool {
-        (self.include_sensors || !collider.sensor)
-            && self.exclude_body != Some(collider.body)
-            && self.filter.allows(&collider.filter)
+        self.sees(collider.sensor, collider.body, &collider.filter)
+    }
+
+    /// [`accepts`](Self::accepts) for a collider given by its parts.
+    #[inline]
+    pub(crate) fn sees(&self, sensor: bool, body: BodyHandle, filter: &Filter) -> bool {
+        (self.include_sensors || !sensor)
+            && self.exclude_body != Some(body)
+            && self.filter.allows(filter)
     }
 }
 
@@ -87,6 +94,33 @@ pub struct Overlap {
     pub collider: ColliderHandle,
     /// Its body.
     pub body: BodyHandle,
+}
+
+/// The closest hit so far of a thick cast, and the first error met.
+#[derive(Debug, Default)]
+pub(crate) struct Closest {
+    pub(crate) hit: Option<SceneHit>,
+    pub(crate) error: Option<CastError>,
+}
+
+/// A collider's shape as a cast takes it: circles (the common case) by a
+/// path of their own.
+#[derive(Clone, Copy)]
+pub(crate) enum Target<'a> {
+    Circle(&'a Circle),
+    /// A circle whose world pose is known to pass `Pose::validate`.
+    CircleValidPose(&'a Circle),
+    Other(&'a Shape),
+}
+
+/// A collider a thick cast tests exactly: its key and body, its shape and
+/// its world pose.
+#[derive(Clone, Copy)]
+pub(crate) struct Candidate<'a> {
+    pub(crate) collider: ColliderKey,
+    pub(crate) body: BodyKey,
+    pub(crate) target: Target<'a>,
+    pub(crate) pose: &'a Pose,
 }
 
 /// The value a broadphase ray callback returns to clip the ray at `fraction`
@@ -146,6 +180,13 @@ impl World {
     /// The closest collider hit by a thick `shot` (a disc swept along a
     /// segment, within its range), or `None`.
     ///
+    /// Touching counts; a shot that starts inside or touching a collider
+    /// hits it at the start of its range; among hits at the same fraction
+    /// the smallest collider handle wins (as in [`World::cast_thick_all`]'s
+    /// order). A world that has answered many casts without changing
+    /// answers them from a grid built for the purpose (see
+    /// [`World::prepare_shot_grid`]), with the same results.
+    ///
     /// # Errors
     /// [`WorldError::Cast`] if a collider is too far out for the cast.
     pub fn cast_thick(
@@ -153,38 +194,108 @@ impl World {
         shot: &Shot,
         filter: &QueryFilter,
     ) -> Result<Option<SceneHit>, WorldError> {
-        let mut best: Option<SceneHit> = None;
-        let mut error = None;
-        self.broad_phase.ray_cast_thick(
-            shot.start(),
-            shot.delta(),
-            shot.radius(),
-            shot.range()[1],
-            |_, key, max_fraction| match self.cast_collider(shot, filter, key) {
-                Ok(Some(hit)) if hit.fraction <= max_fraction => {
-                    // The closest hit wins; a tie goes to the smaller handle,
-                    // as in the sorted `cast_thick_all`.
-                    let better = best.is_none_or(|b| {
-                        hit.fraction
-                            .total_cmp(&b.fraction)
-                            .then(hit.collider.cmp(&b.collider))
-                            .is_lt()
-                    });
-                    if better {
-                        best = Some(hit);
-                    }
-                    clip_at(hit.fraction)
-                }
-                Ok(_) => max_fraction,
-                Err(e) => {
-                    error.get_or_insert(e);
-                    max_fraction
-                }
-            },
-        )?;
-        match error {
+        let mut closest = Closest::default();
+        if let Some(grid) = self.shot_grid() {
+            self.cast_thick_grid(grid, shot, filter, &mut closest);
+        } else {
+            self.broad_phase.ray_cast_thick_any_order(
+                shot.start(),
+                shot.delta(),
+                shot.radius(),
+                shot.range()[1],
+                |_, key, max_fraction| {
+                    let Some(collider) = self.colliders.get(key).filter(|c| filter.accepts(c))
+                    else {
+                        return max_fraction;
+                    };
+                    let Some(body) = self.bodies.get(collider.body.key) else {
+                        return max_fraction;
+                    };
+                    let pose = body.pose.compose(&collider.local_pose);
+                    let target = match collider.shape.as_ref() {
+                        Shape::Circle(circle) => Target::Circle(circle),
+                        shape => Target::Other(shape),
+                    };
+                    let candidate = Candidate {
+                        collider: key,
+                        body: collider.body.key,
+                        target,
+                        pose: &pose,
+                    };
+                    self.offer(shot, &candidate, max_fraction, &mut closest)
+                },
+            )?;
+        }
+        match closest.error {
             Some(e) => Err(e.into()),
-            None => Ok(best),
+            None => Ok(closest.hit),
+        }
+    }
+
+    /// Casts `shot` against a collider the filter accepts and keeps the hit
+    /// in `closest` if it is the closest so far;
+    /// returns the new maximum fraction for the search (`max_fraction` when
+    /// nothing changed).
+    #[inline(always)]
+    pub(crate) fn offer(
+        &self,
+        shot: &Shot,
+        candidate: &Candidate<'_>,
+        max_fraction: Real,
+        closest: &mut Closest,
+    ) -> Real {
+        let Candidate {
+            collider: key,
+            body,
+            target,
+            pose,
+        } = *candidate;
+        let handle = self.collider_handle(key);
+        let result = match target {
+            Target::Circle(circle) | Target::CircleValidPose(circle) => {
+                // A circle's fraction is never -0.0, so at a best of +0.0
+                // only a smaller handle could win the tie.
+                if let Some(best) = &closest.hit
+                    && best.fraction.to_bits() == 0
+                    && handle > best.collider
+                {
+                    return max_fraction;
+                }
+                if matches!(target, Target::CircleValidPose(_)) {
+                    cast_circle_valid_pose(shot, circle, pose)
+                } else {
+                    cast_circle(shot, circle, pose)
+                }
+            }
+            Target::Other(shape) => cast(shot, shape, pose),
+        };
+        match result {
+            Ok(Some(hit)) if hit.fraction <= max_fraction => {
+                // The closest hit wins; a tie goes to the smaller handle,
+                // as in the sorted `cast_thick_all`.
+                let better = closest.hit.as_ref().is_none_or(|b| {
+                    hit.fraction
+                        .total_cmp(&b.fraction)
+                        .then(handle.cmp(&b.collider))
+                        .is_lt()
+                });
+                if better {
+                    closest.hit = Some(SceneHit {
+                        collider: handle,
+                        body: self.body_handle(body),
+                        fraction: hit.fraction,
+                        point: hit.point,
+                        normal: hit.normal,
+                        part: hit.part,
+                    });
+                }
+                clip_at(hit.fraction)
+            }
+            Ok(_) => max_fraction,
+            Err(e) => {
+                closest.error.get_or_insert(e);
+                max_fraction
+            }
         }
     }
 
@@ -234,7 +345,7 @@ impl World {
         hits: &mut Vec<SceneHit>,
     ) -> Result<(), WorldError> {
         let mut error = None;
-        self.broad_phase.ray_cast_thick(
+        self.broad_phase.ray_cast_thick_any_order(
             shot.start(),
             shot.delta(),
             shot.radius(),

@@ -105,6 +105,12 @@ impl World {
         self.find_new_pairs();
         self.update_contacts();
         self.solve_contacts(dt);
+        // Sweeps beyond the placeholder are bodies that moved this step
+        // (continuous collision only clamps those): only then can a cast
+        // see something new.
+        if self.scratch.sweeps.len() > 1 {
+            self.shot_grid.invalidate();
+        }
         let sweeps = std::mem::take(&mut self.scratch.sweeps);
         self.sweep_proxies(sweeps.get(1..).unwrap_or_default());
         self.scratch.sweeps = sweeps;

@@ -4,7 +4,7 @@
 //! centre is within `r + R` of the disc's centre, so the cast is a ray against
 //! the disc of radius `r + R`: the quadratic `|m + t d|² = (r + R)²`.
 
-use super::local::{LocalHit, LocalShot, against_motion, normalize_or};
+use super::local::{LocalHit, LocalShot, against_motion, normalize_or_else};
 use super::shot::{CastHit, Shot};
 use crate::math::{Pose, Real, Vec2};
 use crate::shape::Circle;
@@ -32,12 +32,12 @@ pub(crate) fn cast_circle_local(shot: &LocalShot, center: Vec2, radius: Real) ->
     let inflated = radius + shot.radius;
     let offset = shot.start - center;
     if offset.norm_squared() <= inflated * inflated {
-        let normal = normalize_or(offset, against_motion(shot.delta));
+        let normal = normalize_or_else(offset, || against_motion(shot.delta));
         return Some(LocalHit::inside(center + normal * radius, normal));
     }
     let fraction = circle_entry(shot.start, shot.delta, center, inflated)?;
     let shot_center = shot.start + shot.delta * fraction;
-    let normal = normalize_or(shot_center - center, against_motion(shot.delta));
+    let normal = normalize_or_else(shot_center - center, || against_motion(shot.delta));
     Some(LocalHit {
         fraction,
         point: center + normal * radius,

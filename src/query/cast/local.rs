@@ -28,8 +28,18 @@ pub(crate) struct LocalShot {
 
 impl LocalShot {
     /// Maps a world shot into the local frame of `pose`.
+    #[inline]
     pub fn new(shot: &Shot, pose: &Pose) -> Self {
         let (start, delta) = shot.ranged();
+        if pose.scale == 1.0 {
+            // Dividing by 1 is exact: the same values as below, without
+            // five divisions on the path of every unscaled cast.
+            return LocalShot {
+                start: pose.inverse_rotate(start - pose.translation),
+                delta: pose.inverse_rotate(delta),
+                radius: shot.radius(),
+            };
+        }
         LocalShot {
             start: pose.inverse_transform_point(start),
             delta: pose.inverse_transform_vector(delta),
@@ -82,6 +92,12 @@ impl LocalHit {
 /// `v / |v|`, or `fallback` when `v` is zero, too small to normalize, or not finite.
 #[inline]
 pub(crate) fn normalize_or(v: Vec2, fallback: Vec2) -> Vec2 {
+    normalize_or_else(v, || fallback)
+}
+
+/// [`normalize_or`] with the fallback computed only when it is needed.
+#[inline]
+pub(crate) fn normalize_or_else(v: Vec2, fallback: impl FnOnce() -> Vec2) -> Vec2 {
     let length_squared = v.norm_squared();
     if length_squared > 0.0 && length_squared.is_finite() {
         let unit = v / length_squared.sqrt();
@@ -89,7 +105,7 @@ pub(crate) fn normalize_or(v: Vec2, fallback: Vec2) -> Vec2 {
             return unit;
         }
     }
-    fallback
+    fallback()
 }
 
 /// The normal used when no surface direction is defined (a shot starting at a

@@ -155,7 +155,34 @@ fn cast_checked(
 ) -> Result<Option<CastHit>, CastError> {
     pose.validate()
         .map_err(|source| CastError::InvalidPose { index, source })?;
-    match cast_unchecked(shot, target, pose) {
+    finite_or_overflow(cast_unchecked(shot, target, pose), index)
+}
+
+/// [`cast`] for a circle target: the same checks and the same arithmetic
+/// (so the same hit, bit for bit) without the dispatch over shape kinds.
+pub(crate) fn cast_circle(
+    shot: &Shot,
+    circle: &crate::shape::Circle,
+    pose: &Pose,
+) -> Result<Option<CastHit>, CastError> {
+    pose.validate()
+        .map_err(|source| CastError::InvalidPose { index: 0, source })?;
+    finite_or_overflow(cast_capsule_circle(shot, circle, pose), 0)
+}
+
+/// [`cast_circle`] for a pose already known to pass [`Pose::validate`]
+/// (checked once for many casts): the same hit, or the same error.
+pub(crate) fn cast_circle_valid_pose(
+    shot: &Shot,
+    circle: &crate::shape::Circle,
+    pose: &Pose,
+) -> Result<Option<CastHit>, CastError> {
+    finite_or_overflow(cast_capsule_circle(shot, circle, pose), 0)
+}
+
+#[inline]
+fn finite_or_overflow(hit: Option<CastHit>, index: usize) -> Result<Option<CastHit>, CastError> {
+    match hit {
         Some(hit) if !hit_is_finite(&hit) => Err(CastError::Overflow { index }),
         hit => Ok(hit),
     }
