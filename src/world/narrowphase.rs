@@ -16,10 +16,12 @@ use super::settings::SPECULATIVE_DISTANCE;
 use super::{Collider, Event, World};
 use crate::query::contact::contact_circle_circle;
 use crate::query::contact_with_margin;
+use crate::shape::Shape;
 use slotmap::SlotMap;
 
 impl World {
     /// Updates every pair's manifold and sends began / ended events.
+    #[inline(never)]
     pub(crate) fn update_contacts(&mut self) {
         let World {
             contacts,
@@ -31,6 +33,7 @@ impl World {
             ..
         } = self;
         let table = &mut scratch.colliders_now;
+        let leaf_contacts = &mut scratch.leaf_contacts;
         table.refresh(colliders, bodies, broad_phase);
         // The islands' edges: the bodies of every touching, solid pair kept.
         // Written by index into room for every pair (no growth checks in the loop).
@@ -74,13 +77,24 @@ impl World {
                 (Some((center_a, radius_a)), Some((center_b, radius_b))) => {
                     contact_circle_circle(center_a, radius_a, center_b, radius_b, margin)
                 }
-                _ => contact_with_margin(
-                    &colliders[key.0.key].shape,
-                    &a.pose,
-                    &colliders[key.1.key].shape,
-                    &b.pose,
-                    margin,
-                ),
+                _ => match (
+                    colliders[key.0.key].shape.as_ref(),
+                    colliders[key.1.key].shape.as_ref(),
+                ) {
+                    // Two trees: the pair's candidate leaf pairs, exactly
+                    // what `contact_with_margin` finds (see `TreePairCache`).
+                    (Shape::Tree(tree_a), Shape::Tree(tree_b)) => pair.tree_cache.contact_in(
+                        tree_a,
+                        &a.pose,
+                        tree_b,
+                        &b.pose,
+                        margin,
+                        leaf_contacts,
+                    ),
+                    (shape_a, shape_b) => {
+                        contact_with_margin(shape_a, &a.pose, shape_b, &b.pose, margin)
+                    }
+                },
             };
             // Some point at depth ≥ 0 (the deepest is, exactly when one is).
             let touching = if manifold.is_some() {

@@ -24,11 +24,12 @@ use crate::dynamics::{
     ContactConstraint, ContactSoftness, SolverBody, apply_restitution, integrate_positions,
 };
 use crate::math::{Real, Rot2, Vec2};
+use crate::query::tree::{LeafContact, TreePairCache};
 use crate::query::{FeatureId, Manifold};
 use smallvec::SmallVec;
 
 /// A contact pair kept from step to step.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct ContactPair {
     /// The latest manifold (None when the boxes overlap but the shapes are apart).
@@ -39,6 +40,20 @@ pub(crate) struct ContactPair {
     pub impulses: SmallVec<[(FeatureId, Real, Real); 4]>,
     /// One of the two is a sensor: report overlap, never push.
     pub sensor: bool,
+    /// For two circle trees: the leaf pairs that may touch, reused while the
+    /// trees move little. Not state: the answers are those of a fresh
+    /// descent, so snapshots skip it and equality ignores it.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub tree_cache: TreePairCache,
+}
+
+impl PartialEq for ContactPair {
+    fn eq(&self, other: &Self) -> bool {
+        self.manifold == other.manifold
+            && self.touching == other.touching
+            && self.impulses == other.impulses
+            && self.sensor == other.sensor
+    }
 }
 
 impl ContactPair {
@@ -49,6 +64,7 @@ impl ContactPair {
             touching: false,
             impulses: SmallVec::new(),
             sensor,
+            tree_cache: TreePairCache::default(),
         }
     }
 
@@ -58,6 +74,8 @@ impl ContactPair {
         self.touching = false;
         self.impulses.clear();
         self.sensor = sensor;
+        // The box may have served another pair: its candidates are not ours.
+        self.tree_cache.clear();
     }
 }
 
@@ -88,6 +106,8 @@ pub(crate) struct Scratch {
     pub colliders_now: super::colliders_now::ColliderTable,
     /// Per collider: bounding radius and last end box, kept between steps.
     pub shape_boxes: super::swept_box::ShapeBoxes,
+    /// Leaf contacts of one tree pair, before they are reduced to a manifold.
+    pub leaf_contacts: Vec<LeafContact>,
 }
 
 impl Clone for Scratch {
@@ -119,6 +139,7 @@ impl World {
 
     /// The solver part of the step: bodies, constraints, substeps, write-back,
     /// and the sweeps of the step in `scratch.sweeps`.
+    #[inline(never)]
     fn solve_contacts(&mut self, dt: Real) {
         let mut solver_bodies = std::mem::take(&mut self.scratch.solver_bodies);
         let mut sweeps = std::mem::take(&mut self.scratch.sweeps);
@@ -156,40 +177,7 @@ impl World {
             });
         }
 
-        for (key, pair) in self.contacts.iter() {
-            let Some(manifold) = pair.manifold.as_ref() else {
-                continue;
-            };
-            if pair.sensor {
-                continue;
-            }
-            let (ca, cb) = (&self.colliders[key.0.key], &self.colliders[key.1.key]);
-            let (ba, bb) = (&self.bodies[ca.body.key], &self.bodies[cb.body.key]);
-            let (ia, ib) = (ba.solver_index as usize, bb.solver_index as usize);
-            if ia == 0 && ib == 0 {
-                continue;
-            }
-            let friction = (ca.material.friction * cb.material.friction).sqrt();
-            let restitution = ca.material.restitution.max(cb.material.restitution);
-            let impulses = &pair.impulses;
-            constraints.push(ContactConstraint::new(
-                &solver_bodies,
-                ia,
-                ib,
-                ba.pose.transform_point(ba.local_center),
-                bb.pose.transform_point(bb.local_center),
-                manifold,
-                friction,
-                restitution,
-                |id| {
-                    impulses
-                        .iter()
-                        .find(|(stored, _, _)| *stored == id)
-                        .map_or((0.0, 0.0), |&(_, n, t)| (n, t))
-                },
-            ));
-            constraint_keys.push(*key);
-        }
+        self.build_constraints(&solver_bodies, &mut constraints, &mut constraint_keys);
 
         let substeps = self.settings.substeps.max(1);
         let h = dt / substeps as Real;
@@ -275,5 +263,50 @@ impl World {
         self.scratch.constraints = constraints;
         self.scratch.constraint_keys = constraint_keys;
         self.scratch.wide = wide;
+    }
+
+    /// One contact constraint per solid pair with a manifold and a simulated
+    /// body, in map order, with its key; impulses warm-started by feature id.
+    #[inline(never)]
+    fn build_constraints(
+        &self,
+        solver_bodies: &[SolverBody],
+        constraints: &mut Vec<ContactConstraint>,
+        constraint_keys: &mut Vec<(ColliderHandle, ColliderHandle)>,
+    ) {
+        for (key, pair) in self.contacts.iter() {
+            let Some(manifold) = pair.manifold.as_ref() else {
+                continue;
+            };
+            if pair.sensor {
+                continue;
+            }
+            let (ca, cb) = (&self.colliders[key.0.key], &self.colliders[key.1.key]);
+            let (ba, bb) = (&self.bodies[ca.body.key], &self.bodies[cb.body.key]);
+            let (ia, ib) = (ba.solver_index as usize, bb.solver_index as usize);
+            if ia == 0 && ib == 0 {
+                continue;
+            }
+            let friction = (ca.material.friction * cb.material.friction).sqrt();
+            let restitution = ca.material.restitution.max(cb.material.restitution);
+            let impulses = &pair.impulses;
+            constraints.push(ContactConstraint::new(
+                solver_bodies,
+                ia,
+                ib,
+                ba.pose.transform_point(ba.local_center),
+                bb.pose.transform_point(bb.local_center),
+                manifold,
+                friction,
+                restitution,
+                |id| {
+                    impulses
+                        .iter()
+                        .find(|(stored, _, _)| *stored == id)
+                        .map_or((0.0, 0.0), |&(_, n, t)| (n, t))
+                },
+            ));
+            constraint_keys.push(*key);
+        }
     }
 }

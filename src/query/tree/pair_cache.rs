@@ -1,0 +1,229 @@
+//! [`TreePairCache`]: the leaf pairs of two trees that may touch, kept from
+//! one contact query to the next while the trees move little relative to
+//! each other.
+//!
+//! A descent ([`super::frame_descent`]) run with its tests widened by
+//! [`CACHE_REACH`] records every leaf pair that passes: the *candidates*.
+//! Later queries, as long as no leaf of B can have moved by more than that
+//! widening in A's frame, test only the candidates; the first query after
+//! the relative motion used it up runs a new descent.
+//!
+//! # Why the answer is exact
+//! The leaf contacts of a pair are the leaf pairs whose exact world-frame
+//! test passes. Each of them passes the pruning test of the current poses
+//! (the descent is conservative, see `frame_descent`), so its circles are
+//! within `pad` of each other in A's frame, where `pad` is the margin plus
+//! the rounding slack. A leaf centre of B sits at `M p + t` in A's frame;
+//! between the poses of the descent (`M₀`, `t₀`) and now (`M₁`, `t₁`) it
+//! moves by at most `|t₁ − t₀| + ‖M₁ − M₀‖ · |p|`, and `|p|` is at most
+//! B's root reach. While that bound plus today's pad and slack fit in the
+//! pad the candidates were gathered with, every contact of today was a
+//! candidate: testing the candidates with the same exact kernel finds the
+//! same contacts, bit for bit, and the reduction sorts them canonically.
+//! The cache is rebuilt when either scale or the margin changes, so world
+//! distances and A's units keep their ratio.
+
+use super::contact_tree_tree::contact_tree_tree_in;
+use super::frame_descent::{BInA, descend, leaf_pair, local_reach, near, pair_slack};
+use super::reduce::reduce_leaf_pairs;
+use super::{LeafContact, TreeQueryStats};
+use crate::math::{Pose, Real};
+use crate::query::Manifold;
+use crate::shape::CircleTree;
+
+/// How much wider than the contact margin the candidates are gathered
+/// (world metres): a pair is answered from the cache until the trees have
+/// moved about this much relative to each other. A pile that is still
+/// settling moves a few millimetres per step at 60 Hz, so the cache lasts
+/// several steps; wider would test more candidates per query.
+pub const CACHE_REACH: Real = 0.05;
+
+/// What a descent was run with.
+#[derive(Clone, Copy, Debug)]
+struct Gathered {
+    /// B's frame in A's at the descent.
+    frame: BInA,
+    scale_a: Real,
+    scale_b: Real,
+    margin: Real,
+    /// The pad of the descent's tests, [`CACHE_REACH`] included (A's units).
+    pad: Real,
+    /// Node counts of both trees (a guard against a cache handed other trees).
+    nodes: (usize, usize),
+}
+
+/// The candidate leaf pairs of two trees, reused between contact queries
+/// (see the module docs). A cache belongs to one pair of trees in one
+/// order: hand it the same two trees on every call, or [`clear`](Self::clear)
+/// it first. It holds no simulated state: a cleared cache gives the same
+/// answers.
+///
+/// # Examples
+/// ```
+/// use circlet::math::{Pose, vec2};
+/// use circlet::query::tree::{TreePairCache, contact_tree_tree_with_margin};
+/// use circlet::shape::TreeBuilder;
+/// let (tree, _) = TreeBuilder::node(vec2(0.0, 0.0), 1.0)
+///     .child(TreeBuilder::node(vec2(-0.5, 0.0), 0.5))
+///     .child(TreeBuilder::node(vec2(0.5, 0.0), 0.5))
+///     .build()
+///     .unwrap();
+/// let mut cache = TreePairCache::default();
+/// for step in 0..10 {
+///     let pose_b = Pose::from_translation(vec2(1.9 - 0.002 * step as f32, 0.3));
+///     let cached = cache.contact(&tree, &Pose::IDENTITY, &tree, &pose_b, 0.02);
+///     let fresh = contact_tree_tree_with_margin(&tree, &Pose::IDENTITY, &tree, &pose_b, 0.02);
+///     assert_eq!(cached, fresh);
+/// }
+/// assert_eq!(cache.descents(), 1); // one descent, nine answers from the candidates
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct TreePairCache {
+    gathered: Option<Gathered>,
+    /// Leaf pairs (node of A, node of B) in ascending order.
+    candidates: Vec<(u32, u32)>,
+    /// Descents run since the cache was made.
+    descents: u64,
+}
+
+impl TreePairCache {
+    /// Forgets the candidates: the next query descends.
+    pub fn clear(&mut self) {
+        self.gathered = None;
+        self.candidates.clear();
+    }
+
+    /// Number of descents this cache has run (queries answered from the
+    /// candidates do not count; clearing does not reset it).
+    pub fn descents(&self) -> u64 {
+        self.descents
+    }
+
+    /// Number of candidate leaf pairs held (0 when none may touch soon).
+    pub fn candidate_count(&self) -> usize {
+        self.candidates.len()
+    }
+
+    /// The contact manifold of `tree_a` at `pose_a` and `tree_b` at `pose_b`
+    /// within `margin` metres: exactly [`super::contact_tree_tree_with_margin`]
+    /// (normal from A to B, world), from the candidates when they still cover
+    /// every leaf pair that may touch.
+    pub fn contact(
+        &mut self,
+        tree_a: &CircleTree,
+        pose_a: &Pose,
+        tree_b: &CircleTree,
+        pose_b: &Pose,
+        margin: Real,
+    ) -> Option<Manifold> {
+        let mut buffer = Vec::new();
+        self.contact_in(tree_a, pose_a, tree_b, pose_b, margin, &mut buffer)
+    }
+
+    /// [`Self::contact`] with the leaf contacts gathered in `buffer`.
+    pub(crate) fn contact_in(
+        &mut self,
+        tree_a: &CircleTree,
+        pose_a: &Pose,
+        tree_b: &CircleTree,
+        pose_b: &Pose,
+        margin: Real,
+        buffer: &mut Vec<LeafContact>,
+    ) -> Option<Manifold> {
+        // As every contact function: a negative or NaN margin acts as 0.
+        let margin = margin.max(0.0);
+        buffer.clear();
+        let slack = pair_slack(tree_a, pose_a, tree_b, pose_b, margin);
+        let pad = margin / pose_a.scale + slack;
+        let Some(frame) = BInA::new(pose_a, pose_b).filter(|_| pad.is_finite()) else {
+            self.clear();
+            return contact_tree_tree_in(tree_a, pose_a, tree_b, pose_b, margin, buffer);
+        };
+        let nodes = (tree_a.nodes().len(), tree_b.nodes().len());
+        let covered = self.gathered.is_some_and(|g| {
+            g.scale_a == pose_a.scale
+                && g.scale_b == pose_b.scale
+                && g.margin == margin
+                && g.nodes == nodes
+                // Today's pad, the motion since the descent and a slack
+                // for the rounding of both within the descent's pad.
+                && pad + frame.moved_from(&g.frame, local_reach(tree_b)) + slack <= g.pad
+        });
+        if covered {
+            let nodes_a = tree_a.nodes();
+            let nodes_b = tree_b.nodes();
+            for &(a, b) in &self.candidates {
+                let (Some(leaf_a), Some(leaf_b)) =
+                    (nodes_a.get(a as usize), nodes_b.get(b as usize))
+                else {
+                    continue;
+                };
+                let center_b = frame.map(leaf_b.center());
+                if near(
+                    leaf_a.center(),
+                    leaf_a.radius(),
+                    center_b,
+                    frame.scale(leaf_b.radius()),
+                    pad,
+                ) {
+                    leaf_pair(tree_a, pose_a, a, tree_b, pose_b, b, margin, buffer);
+                }
+            }
+        } else {
+            self.gather(tree_a, pose_a, tree_b, pose_b, margin, frame, pad, buffer);
+        }
+        reduce_leaf_pairs(buffer).filter(Manifold::is_finite)
+    }
+
+    /// Runs the widened descent: records the candidates and appends the
+    /// contacts of today's poses to `buffer`.
+    #[allow(clippy::too_many_arguments)]
+    fn gather(
+        &mut self,
+        tree_a: &CircleTree,
+        pose_a: &Pose,
+        tree_b: &CircleTree,
+        pose_b: &Pose,
+        margin: Real,
+        frame: BInA,
+        pad: Real,
+        buffer: &mut Vec<LeafContact>,
+    ) {
+        self.descents += 1;
+        let wide = pad + CACHE_REACH / pose_a.scale;
+        self.candidates.clear();
+        let candidates = &mut self.candidates;
+        let mut stats = TreeQueryStats::default();
+        let nodes_a = tree_a.nodes();
+        let nodes_b = tree_b.nodes();
+        descend(
+            tree_a,
+            tree_b,
+            &frame,
+            wide,
+            &mut stats,
+            |a, b, center_b| {
+                candidates.push((a, b));
+                let (leaf_a, leaf_b) = (&nodes_a[a as usize], &nodes_b[b as usize]);
+                if near(
+                    leaf_a.center(),
+                    leaf_a.radius(),
+                    center_b,
+                    frame.scale(leaf_b.radius()),
+                    pad,
+                ) {
+                    leaf_pair(tree_a, pose_a, a, tree_b, pose_b, b, margin, buffer);
+                }
+            },
+        );
+        self.candidates.sort_unstable();
+        self.gathered = Some(Gathered {
+            frame,
+            scale_a: pose_a.scale,
+            scale_b: pose_b.scale,
+            margin,
+            pad: wide,
+            nodes: (tree_a.nodes().len(), tree_b.nodes().len()),
+        });
+    }
+}
