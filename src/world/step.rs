@@ -17,7 +17,7 @@
 //! Buffers live in [`Scratch`] and are reused: once they have grown to the
 //! scene's size a step allocates nothing (locked by `tests/world_no_alloc.rs`).
 
-use super::handles::{BodyKey, ColliderHandle, ProjectileKey};
+use super::handles::{BodyKey, ProjectileKey};
 use super::sweep::Sweep;
 use super::{BodyKind, World, WorldError};
 use crate::dynamics::{
@@ -91,7 +91,11 @@ pub(crate) struct Scratch {
     /// Parallel to `solver_bodies`: how each simulated body moved.
     pub sweeps: Vec<Sweep>,
     pub constraints: Vec<ContactConstraint>,
-    pub constraint_keys: Vec<(ColliderHandle, ColliderHandle)>,
+    /// Parallel to `constraints`: the index of each one's pair in the map.
+    pub constraint_pairs: Vec<u32>,
+    /// Map indices of the solid pairs the narrowphase left with a manifold,
+    /// in key order (the pair map does not change until the solver is done).
+    pub solid_pairs: Vec<u32>,
     /// The constraints coloured and packed into SIMD lanes.
     pub wide: crate::dynamics::WideContacts,
     pub ccd: super::ccd::CcdScratch,
@@ -144,11 +148,11 @@ impl World {
         let mut solver_bodies = std::mem::take(&mut self.scratch.solver_bodies);
         let mut sweeps = std::mem::take(&mut self.scratch.sweeps);
         let mut constraints = std::mem::take(&mut self.scratch.constraints);
-        let mut constraint_keys = std::mem::take(&mut self.scratch.constraint_keys);
+        let mut constraint_pairs = std::mem::take(&mut self.scratch.constraint_pairs);
         solver_bodies.clear();
         sweeps.clear();
         constraints.clear();
-        constraint_keys.clear();
+        constraint_pairs.clear();
         solver_bodies.push(SolverBody::FIXED);
         sweeps.push(Sweep::frozen(
             BodyKey::default(),
@@ -177,7 +181,12 @@ impl World {
             });
         }
 
-        self.build_constraints(&solver_bodies, &mut constraints, &mut constraint_keys);
+        self.build_constraints(
+            &solver_bodies,
+            &sweeps,
+            &mut constraints,
+            &mut constraint_pairs,
+        );
 
         let substeps = self.settings.substeps.max(1);
         let h = dt / substeps as Real;
@@ -211,10 +220,9 @@ impl World {
         wide.finish(&mut constraints);
         apply_restitution(&mut solver_bodies, &mut constraints, &self.settings.contact);
 
-        // Constraints were made in map order: merge them back in one pass.
-        let mut solved = constraints.iter().zip(&constraint_keys).peekable();
-        for (key, pair) in self.contacts.iter_mut() {
-            let Some((constraint, _)) = solved.next_if(|(_, solved_key)| *solved_key == key) else {
+        // Each constraint's impulses back to its pair, for warm starting.
+        for (constraint, &index) in constraints.iter().zip(&constraint_pairs) {
+            let Some(pair) = self.contacts.at_mut(index as usize) else {
                 continue;
             };
             pair.impulses.clear();
@@ -261,7 +269,7 @@ impl World {
         self.scratch.solver_bodies = solver_bodies;
         self.scratch.sweeps = sweeps;
         self.scratch.constraints = constraints;
-        self.scratch.constraint_keys = constraint_keys;
+        self.scratch.constraint_pairs = constraint_pairs;
         self.scratch.wide = wide;
     }
 
@@ -271,10 +279,20 @@ impl World {
     fn build_constraints(
         &self,
         solver_bodies: &[SolverBody],
+        sweeps: &[Sweep],
         constraints: &mut Vec<ContactConstraint>,
-        constraint_keys: &mut Vec<(ColliderHandle, ColliderHandle)>,
+        constraint_pairs: &mut Vec<u32>,
     ) {
-        for (key, pair) in self.contacts.iter() {
+        // A simulated body's centre of mass is its sweep's start; the others'
+        // are computed the same way.
+        let center = |body: &super::Body, index: usize| match sweeps.get(index) {
+            Some(sweep) if index != 0 => sweep.center0,
+            _ => body.pose.transform_point(body.local_center),
+        };
+        for &index in &self.scratch.solid_pairs {
+            let Some((key, pair)) = self.contacts.at(index as usize) else {
+                continue;
+            };
             let Some(manifold) = pair.manifold.as_ref() else {
                 continue;
             };
@@ -294,8 +312,8 @@ impl World {
                 solver_bodies,
                 ia,
                 ib,
-                ba.pose.transform_point(ba.local_center),
-                bb.pose.transform_point(bb.local_center),
+                center(ba, ia),
+                center(bb, ib),
                 manifold,
                 friction,
                 restitution,
@@ -306,7 +324,7 @@ impl World {
                         .map_or((0.0, 0.0), |&(_, n, t)| (n, t))
                 },
             ));
-            constraint_keys.push(*key);
+            constraint_pairs.push(index);
         }
     }
 }

@@ -194,26 +194,42 @@ struct Entry {
 /// (never a leaf) as `walk_pair` does, and calls `leaf_pair(a, b, centre of
 /// b in A's frame)` for every leaf pair whose circles come within `pad` (A's
 /// units) of each other. Counts every test in `stats.node_tests`.
+///
+/// With `GAP`, returns how far beyond `pad` the nearest pruned pair of
+/// circles was (A's units, computed: `√d² − (r_a + r_b + pad)`; +∞ when
+/// nothing was pruned), so every leaf pair not reported is at least that
+/// much farther apart than `pad`, up to rounding. Without, returns +∞.
 #[inline]
-pub(crate) fn descend(
+pub(crate) fn descend<const GAP: bool>(
     tree_a: &CircleTree,
     tree_b: &CircleTree,
     frame: &BInA,
     pad: Real,
     stats: &mut TreeQueryStats,
     mut leaf_pair: impl FnMut(u32, u32, Vec2),
-) {
+) -> Real {
+    let mut beyond = Real::INFINITY;
+    let mut near = |ca: Vec2, ra: Real, cb: Vec2, rb: Real| {
+        let (dx, dy) = (cb.x - ca.x, cb.y - ca.y);
+        let reach = ra + rb + pad;
+        let squared = dx * dx + dy * dy;
+        let passes = squared <= reach * reach;
+        if GAP && !passes {
+            beyond = beyond.min(squared.sqrt() - reach);
+        }
+        passes
+    };
     let (nodes_a, nodes_b) = (tree_a.nodes(), tree_b.nodes());
     let (root_a, root_b) = (&nodes_a[0], &nodes_b[0]);
     let center_b = frame.map(root_b.center());
     let radius_b = frame.scale(root_b.radius());
     stats.node_tests += 1;
-    if !near(root_a.center(), root_a.radius(), center_b, radius_b, pad) {
-        return;
+    if !near(root_a.center(), root_a.radius(), center_b, radius_b) {
+        return beyond;
     }
     if root_a.is_leaf() && root_b.is_leaf() {
         leaf_pair(0, 0, center_b);
-        return;
+        return beyond;
     }
     let mut stack: SmallVec<[Entry; 64]> = SmallVec::new();
     stack.push(Entry {
@@ -234,7 +250,7 @@ pub(crate) fn descend(
             for child in node_a.children() {
                 let c = &nodes_a[child];
                 stats.node_tests += 1;
-                if !near(c.center(), c.radius(), center_b, radius_b, pad) {
+                if !near(c.center(), c.radius(), center_b, radius_b) {
                     continue;
                 }
                 let child = child as u32;
@@ -256,7 +272,7 @@ pub(crate) fn descend(
                 let center = frame.map(c.center());
                 let radius = frame.scale(c.radius());
                 stats.node_tests += 1;
-                if !near(center_a, radius_a, center, radius, pad) {
+                if !near(center_a, radius_a, center, radius) {
                     continue;
                 }
                 let child = child as u32;
@@ -273,6 +289,7 @@ pub(crate) fn descend(
             }
         }
     }
+    beyond
 }
 
 /// The padding of one call's tests (A's units): the margin and the slack.
@@ -305,7 +322,7 @@ pub(crate) fn leaf_contacts_in_frame(
     }
     let mut stats = TreeQueryStats::default();
     let mut leaf_tests = 0;
-    descend(tree_a, tree_b, &frame, pad, &mut stats, |a, b, _| {
+    descend::<false>(tree_a, tree_b, &frame, pad, &mut stats, |a, b, _| {
         leaf_tests += 1;
         leaf_pair(tree_a, pose_a, a, tree_b, pose_b, b, margin, out);
     });

@@ -25,7 +25,7 @@
 
 use super::contact_tree_tree::contact_tree_tree_in;
 use super::frame_descent::{BInA, descend, leaf_pair, local_reach, near, pair_slack};
-use super::reduce::reduce_leaf_pairs;
+use super::reduce::reduce_leaf_pairs_into;
 use super::{LeafContact, TreeQueryStats};
 use crate::math::{Pose, Real};
 use crate::query::Manifold;
@@ -77,13 +77,26 @@ struct Gathered {
 /// }
 /// assert_eq!(cache.descents(), 1); // one descent, nine answers from the candidates
 /// ```
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct TreePairCache {
     gathered: Option<Gathered>,
     /// Leaf pairs (node of A, node of B) in ascending order.
     candidates: Vec<(u32, u32)>,
     /// Descents run since the cache was made.
     descents: u64,
+    /// See [`Self::quiet_until`].
+    quiet_until: f64,
+}
+
+impl Default for TreePairCache {
+    fn default() -> Self {
+        TreePairCache {
+            gathered: None,
+            candidates: Vec::new(),
+            descents: 0,
+            quiet_until: f64::NEG_INFINITY,
+        }
+    }
 }
 
 impl TreePairCache {
@@ -91,6 +104,16 @@ impl TreePairCache {
     pub fn clear(&mut self) {
         self.gathered = None;
         self.candidates.clear();
+        self.quiet_until = f64::NEG_INFINITY;
+    }
+
+    /// After a query given the motion stamp `s` (see
+    /// [`Self::contact_with_stamp`]) that found no candidate at all: the
+    /// stamp up to which no leaf pair can come within the margin, that is,
+    /// while the stamps of later poses stay at or below it, the answer is
+    /// still `None`. `-∞` when there are candidates or no stamp was given.
+    pub fn quiet_until(&self) -> f64 {
+        self.quiet_until
     }
 
     /// Number of descents this cache has run (queries answered from the
@@ -116,20 +139,52 @@ impl TreePairCache {
         pose_b: &Pose,
         margin: Real,
     ) -> Option<Manifold> {
-        let mut buffer = Vec::new();
-        self.contact_in(tree_a, pose_a, tree_b, pose_b, margin, &mut buffer)
+        self.contact_with_stamp(tree_a, pose_a, tree_b, pose_b, margin, f64::INFINITY)
     }
 
-    /// [`Self::contact`] with the leaf contacts gathered in `buffer`.
-    pub(crate) fn contact_in(
+    /// [`Self::contact`] given a motion stamp: a number that grows with the
+    /// motion of both trees, by at least how far any point of either tree
+    /// moved (m, world) between two queries, such as the sum of two running
+    /// totals of each body's motion bound. Sets [`Self::quiet_until`].
+    #[allow(clippy::too_many_arguments)]
+    pub fn contact_with_stamp(
         &mut self,
         tree_a: &CircleTree,
         pose_a: &Pose,
         tree_b: &CircleTree,
         pose_b: &Pose,
         margin: Real,
-        buffer: &mut Vec<LeafContact>,
+        stamp: f64,
     ) -> Option<Manifold> {
+        let (mut buffer, mut out) = (Vec::new(), None);
+        self.contact_into(
+            tree_a,
+            pose_a,
+            tree_b,
+            pose_b,
+            margin,
+            stamp,
+            &mut buffer,
+            &mut out,
+        );
+        out
+    }
+
+    /// [`Self::contact_with_stamp`] with the leaf contacts gathered in
+    /// `buffer` and the manifold written into `out` (its points reused).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn contact_into(
+        &mut self,
+        tree_a: &CircleTree,
+        pose_a: &Pose,
+        tree_b: &CircleTree,
+        pose_b: &Pose,
+        margin: Real,
+        stamp: f64,
+        buffer: &mut Vec<LeafContact>,
+        out: &mut Option<Manifold>,
+    ) {
+        self.quiet_until = f64::NEG_INFINITY;
         // As every contact function: a negative or NaN margin acts as 0.
         let margin = margin.max(0.0);
         buffer.clear();
@@ -137,19 +192,29 @@ impl TreePairCache {
         let pad = margin / pose_a.scale + slack;
         let Some(frame) = BInA::new(pose_a, pose_b).filter(|_| pad.is_finite()) else {
             self.clear();
-            return contact_tree_tree_in(tree_a, pose_a, tree_b, pose_b, margin, buffer);
+            *out = contact_tree_tree_in(tree_a, pose_a, tree_b, pose_b, margin, buffer)
+                .filter(Manifold::is_finite);
+            return;
         };
         let nodes = (tree_a.nodes().len(), tree_b.nodes().len());
-        let covered = self.gathered.is_some_and(|g| {
+        // What is left of the descent's pad after today's pad, the motion
+        // since the descent and a slack for the rounding of both (A's units).
+        let left = self.gathered.filter(|g| {
             g.scale_a == pose_a.scale
                 && g.scale_b == pose_b.scale
                 && g.margin == margin
                 && g.nodes == nodes
-                // Today's pad, the motion since the descent and a slack
-                // for the rounding of both within the descent's pad.
-                && pad + frame.moved_from(&g.frame, local_reach(tree_b)) + slack <= g.pad
         });
-        if covered {
+        let left = left.map_or(Real::NEG_INFINITY, |g| {
+            g.pad - (pad + frame.moved_from(&g.frame, local_reach(tree_b)) + slack)
+        });
+        if left >= 0.0 {
+            if self.candidates.is_empty() {
+                // Every leaf pair is more than `left` beyond today's pad.
+                self.quiet_from(stamp, left * pose_a.scale);
+                *out = None;
+                return;
+            }
             let nodes_a = tree_a.nodes();
             let nodes_b = tree_b.nodes();
             for &(a, b) in &self.candidates {
@@ -170,9 +235,21 @@ impl TreePairCache {
                 }
             }
         } else {
-            self.gather(tree_a, pose_a, tree_b, pose_b, margin, frame, pad, buffer);
+            let reach = self.gather(tree_a, pose_a, tree_b, pose_b, margin, frame, pad, buffer);
+            if self.candidates.is_empty() {
+                // As above, with all of the reach left.
+                self.quiet_from(stamp, (reach - pad - slack) * pose_a.scale);
+            }
         }
-        reduce_leaf_pairs(buffer).filter(Manifold::is_finite)
+        reduce_leaf_pairs_into(buffer, out);
+    }
+
+    /// No leaf pair can reach the margin before the trees' points have
+    /// moved `room` metres (world) from where `stamp` was read.
+    fn quiet_from(&mut self, stamp: f64, room: Real) {
+        if stamp.is_finite() && room >= 0.0 {
+            self.quiet_until = stamp + f64::from(room);
+        }
     }
 
     /// Runs the widened descent: records the candidates and appends the
@@ -188,7 +265,7 @@ impl TreePairCache {
         frame: BInA,
         pad: Real,
         buffer: &mut Vec<LeafContact>,
-    ) {
+    ) -> Real {
         self.descents += 1;
         let wide = pad + CACHE_REACH / pose_a.scale;
         self.candidates.clear();
@@ -196,7 +273,7 @@ impl TreePairCache {
         let mut stats = TreeQueryStats::default();
         let nodes_a = tree_a.nodes();
         let nodes_b = tree_b.nodes();
-        descend(
+        let beyond = descend::<true>(
             tree_a,
             tree_b,
             &frame,
@@ -217,13 +294,18 @@ impl TreePairCache {
             },
         );
         self.candidates.sort_unstable();
+        // Every leaf pair that is not a candidate lies at least `beyond`
+        // farther out than `wide` (the slack of the later checks covers the
+        // rounding of that distance).
+        let reach = wide + beyond.max(0.0);
         self.gathered = Some(Gathered {
             frame,
             scale_a: pose_a.scale,
             scale_b: pose_b.scale,
             margin,
-            pad: wide,
+            pad: reach,
             nodes: (tree_a.nodes().len(), tree_b.nodes().len()),
         });
+        reach
     }
 }

@@ -67,6 +67,14 @@ pub fn reduce_leaf_contacts(contacts: &[LeafContact]) -> Option<Manifold> {
 /// once: sorted in place by leaf pair, which is the canonical order (a
 /// pair's feature id follows from its two nodes, so no two contacts tie).
 pub(crate) fn reduce_leaf_pairs(contacts: &mut [LeafContact]) -> Option<Manifold> {
+    let mut out = None;
+    reduce_leaf_pairs_into(contacts, &mut out);
+    out
+}
+
+/// [`reduce_leaf_pairs`] written into `out` (its point buffer reused), with
+/// the contact functions' rule that a manifold that is not finite is none.
+pub(crate) fn reduce_leaf_pairs_into(contacts: &mut [LeafContact], out: &mut Option<Manifold>) {
     let key = |c: &LeafContact| (u64::from(c.node_a) << 32) | u64::from(c.node_b.unwrap_or(0));
     // Insertion sort: a few to a few dozen contacts, often nearly in order.
     for i in 1..contacts.len() {
@@ -76,7 +84,10 @@ pub(crate) fn reduce_leaf_pairs(contacts: &mut [LeafContact]) -> Option<Manifold
             j -= 1;
         }
     }
-    reduce_ordered(contacts)
+    reduce_ordered_into(contacts, out);
+    if out.as_ref().is_some_and(|m| !m.is_finite()) {
+        *out = None;
+    }
 }
 
 /// The first index with the largest `score` (`total_cmp`) among those not
@@ -95,8 +106,16 @@ fn pick(count: usize, chosen: &[usize], score: impl Fn(usize) -> Real) -> Option
 
 /// The reduction of contacts already in canonical order.
 fn reduce_ordered(order: &[LeafContact]) -> Option<Manifold> {
+    let mut out = None;
+    reduce_ordered_into(order, &mut out);
+    out
+}
+
+/// [`reduce_ordered`] written into `out`, reusing its point buffer.
+fn reduce_ordered_into(order: &[LeafContact], out: &mut Option<Manifold>) {
     if order.is_empty() {
-        return None;
+        *out = None;
+        return;
     }
     // The deepest: the first of the largest depths.
     let mut deepest = 0;
@@ -131,36 +150,40 @@ fn reduce_ordered(order: &[LeafContact]) -> Option<Manifold> {
     let tangent = perp(normal);
     let along = |i: usize| tangent.dot(&order[i].point);
     let count = order.len();
-    let mut chosen: SmallVec<[usize; MAX_MANIFOLD_POINTS]> = SmallVec::new();
-    chosen.push(deepest);
-    if let Some(low) = pick(count, &chosen, |i| -along(i)) {
-        chosen.push(low);
+    let mut chosen = [deepest; MAX_MANIFOLD_POINTS];
+    let mut len = 1;
+    if let Some(low) = pick(count, &chosen[..len], |i| -along(i)) {
+        chosen[len] = low;
+        len += 1;
     }
-    if let Some(high) = pick(count, &chosen, along) {
-        chosen.push(high);
+    if let Some(high) = pick(count, &chosen[..len], along) {
+        chosen[len] = high;
+        len += 1;
     }
-    let spread_from = |chosen: &[usize], i: usize| {
-        chosen
+    let spread_from = |i: usize| {
+        chosen[..len]
             .iter()
             .map(|&k| (along(i) - along(k)).abs())
             .fold(Real::INFINITY, Real::min)
     };
-    let snapshot = chosen.clone();
-    if let Some(far) = pick(count, &chosen, |i| spread_from(&snapshot, i)) {
-        chosen.push(far);
+    if let Some(far) = pick(count, &chosen[..len], spread_from) {
+        chosen[len] = far;
+        len += 1;
     }
-    let points = chosen
-        .iter()
-        .map(|&i| {
-            let c = &order[i];
-            ContactPoint {
-                point: c.point,
-                depth: c.depth,
-                id: c.id,
-                part_a: c.part_a,
-                part_b: c.part_b,
-            }
-        })
-        .collect();
-    Some(Manifold { normal, points })
+    let manifold = out.get_or_insert_with(|| Manifold {
+        normal,
+        points: SmallVec::new(),
+    });
+    manifold.normal = normal;
+    manifold.points.clear();
+    for &i in &chosen[..len] {
+        let c = &order[i];
+        manifold.points.push(ContactPoint {
+            point: c.point,
+            depth: c.depth,
+            id: c.id,
+            part_a: c.part_a,
+            part_b: c.part_b,
+        });
+    }
 }
