@@ -131,6 +131,7 @@ impl ContactConstraint {
     /// bodies' centres of mass (world) and `warm` returns the impulses stored
     /// last step for a feature id (normal, tangent), or zeros.
     #[allow(clippy::too_many_arguments)]
+    #[inline]
     pub fn new(
         bodies: &[SolverBody],
         body_a: usize,
@@ -146,47 +147,40 @@ impl ContactConstraint {
         let b = &bodies[body_b];
         let normal = manifold.normal;
         let tangent = -perp(normal);
-        let points = manifold
-            .points
-            .iter()
-            .map(|p| {
-                let anchor_a = p.point - center_a;
-                let anchor_b = p.point - center_b;
-                let rn_a = cross(anchor_a, normal);
-                let rn_b = cross(anchor_b, normal);
-                let k_normal = a.inv_mass
-                    + b.inv_mass
-                    + a.inv_inertia * rn_a * rn_a
-                    + b.inv_inertia * rn_b * rn_b;
-                let rt_a = cross(anchor_a, tangent);
-                let rt_b = cross(anchor_b, tangent);
-                let k_tangent = a.inv_mass
-                    + b.inv_mass
-                    + a.inv_inertia * rt_a * rt_a
-                    + b.inv_inertia * rt_b * rt_b;
-                let velocity_a = a.linear_velocity + perp(anchor_a) * a.angular_velocity;
-                let velocity_b = b.linear_velocity + perp(anchor_b) * b.angular_velocity;
-                let (normal_impulse, tangent_impulse) = warm(p.id);
-                ConstraintPoint {
-                    anchor_a,
-                    anchor_b,
-                    // separation = -depth; remove the anchors' current normal offset
-                    // so that s = dot(d, n) + base_separation in the substeps.
-                    base_separation: -p.depth - (anchor_b - anchor_a).dot(&normal),
-                    normal_impulse,
-                    tangent_impulse,
-                    max_normal_impulse: 0.0,
-                    normal_mass: if k_normal > 0.0 { 1.0 / k_normal } else { 0.0 },
-                    tangent_mass: if k_tangent > 0.0 {
-                        1.0 / k_tangent
-                    } else {
-                        0.0
-                    },
-                    relative_velocity: (velocity_b - velocity_a).dot(&normal),
-                    id: p.id,
-                }
-            })
-            .collect();
+        let mut points = smallvec::SmallVec::new();
+        for p in &manifold.points {
+            let anchor_a = p.point - center_a;
+            let anchor_b = p.point - center_b;
+            let rn_a = cross(anchor_a, normal);
+            let rn_b = cross(anchor_b, normal);
+            let k_normal =
+                a.inv_mass + b.inv_mass + a.inv_inertia * rn_a * rn_a + b.inv_inertia * rn_b * rn_b;
+            let rt_a = cross(anchor_a, tangent);
+            let rt_b = cross(anchor_b, tangent);
+            let k_tangent =
+                a.inv_mass + b.inv_mass + a.inv_inertia * rt_a * rt_a + b.inv_inertia * rt_b * rt_b;
+            let velocity_a = a.linear_velocity + perp(anchor_a) * a.angular_velocity;
+            let velocity_b = b.linear_velocity + perp(anchor_b) * b.angular_velocity;
+            let (normal_impulse, tangent_impulse) = warm(p.id);
+            points.push(ConstraintPoint {
+                anchor_a,
+                anchor_b,
+                // separation = -depth; remove the anchors' current normal offset
+                // so that s = dot(d, n) + base_separation in the substeps.
+                base_separation: -p.depth - (anchor_b - anchor_a).dot(&normal),
+                normal_impulse,
+                tangent_impulse,
+                max_normal_impulse: 0.0,
+                normal_mass: if k_normal > 0.0 { 1.0 / k_normal } else { 0.0 },
+                tangent_mass: if k_tangent > 0.0 {
+                    1.0 / k_tangent
+                } else {
+                    0.0
+                },
+                relative_velocity: (velocity_b - velocity_a).dot(&normal),
+                id: p.id,
+            });
+        }
         ContactConstraint {
             body_a,
             body_b,

@@ -24,21 +24,22 @@ use super::contact_solver::{
     ContactConstraint, ContactSettings, ContactSoftness, SolverBody, solve_constraint,
     warm_start_constraint,
 };
-use super::lanes::F4;
+use super::lanes::F8;
 use crate::math::Real;
 
-/// Constraints solved side by side. Four lanes fill an SSE register, the
-/// baseline of every x86-64 and aarch64 machine.
-pub const LANES: usize = 4;
+/// Constraints solved side by side: two SSE registers of four (the baseline
+/// of every x86-64 and aarch64 machine), whose chains of dependent
+/// operations the processor overlaps.
+pub const LANES: usize = 8;
 
 /// Colours tried before a constraint goes to the scalar overflow: one bit
 /// each in a body's `u32` mask. A body touching more than this many others
 /// in one step is rare (a ball in a hexagonal pile touches six).
 pub const COLORS: usize = 32;
 
-type Lane = F4;
+type Lane = F8;
 
-const ZERO: Lane = F4::ZERO;
+const ZERO: Lane = Lane::ZERO;
 
 /// One contact point in every lane (world frame, see `ConstraintPoint`).
 #[derive(Clone, Copy, Debug, Default)]
@@ -263,8 +264,8 @@ impl<const P: usize> Batch<P> {
         let mut a = WideBody::gather(bodies, &self.body_a, self.inv_mass_a, self.inv_inertia_a);
         let mut b = WideBody::gather(bodies, &self.body_b, self.inv_mass_b, self.inv_inertia_b);
         let (nx, ny) = (self.normal_x, self.normal_y);
-        let inv_h = F4::splat(inv_h);
-        let max_push = F4::splat(-max_push);
+        let inv_h = Lane::splat(inv_h);
+        let max_push = Lane::splat(-max_push);
         for p in &mut self.points {
             let (rax, ray, rbx, rby) = (p.anchor_a_x, p.anchor_a_y, p.anchor_b_x, p.anchor_b_y);
             // Current separation from the body deltas within the step.
@@ -279,11 +280,11 @@ impl<const P: usize> Batch<P> {
                         separation * inv_h,
                         (self.bias_rate * separation).max(max_push),
                     ),
-                    apart.select(F4::ONE, self.mass_scale),
+                    apart.select(Lane::ONE, self.mass_scale),
                     apart.select(ZERO, self.impulse_scale),
                 )
             } else {
-                (apart.select(separation * inv_h, ZERO), F4::ONE, ZERO)
+                (apart.select(separation * inv_h, ZERO), Lane::ONE, ZERO)
             };
             let (vax, vay) = a.point_velocity(rax, ray);
             let (vbx, vby) = b.point_velocity(rbx, rby);

@@ -226,12 +226,10 @@ impl World {
                 continue;
             };
             pair.impulses.clear();
-            pair.impulses.extend(
-                constraint
-                    .points
-                    .iter()
-                    .map(|p| (p.id, p.normal_impulse, p.tangent_impulse)),
-            );
+            for p in &constraint.points {
+                pair.impulses
+                    .push((p.id, p.normal_impulse, p.tangent_impulse));
+            }
         }
 
         // Write back; a body whose result is not finite keeps its start

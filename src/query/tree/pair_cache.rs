@@ -30,6 +30,11 @@ use super::{LeafContact, TreeQueryStats};
 use crate::math::{Pose, Real};
 use crate::query::Manifold;
 use crate::shape::CircleTree;
+use smallvec::SmallVec;
+
+/// Candidate leaf pairs a cache holds without allocating: a hull resting
+/// on another has a few to a dozen.
+const INLINE_CANDIDATES: usize = 16;
 
 /// How much wider than the contact margin the candidates are gathered
 /// (world metres): a pair is answered from the cache until the trees have
@@ -80,8 +85,10 @@ struct Gathered {
 #[derive(Clone, Debug)]
 pub struct TreePairCache {
     gathered: Option<Gathered>,
-    /// Leaf pairs (node of A, node of B) in ascending order.
-    candidates: Vec<(u32, u32)>,
+    /// Leaf pairs (node of A, node of B) in ascending order, held in the
+    /// cache itself up to [`INLINE_CANDIDATES`]: a pair's query then reads
+    /// no other memory than its own.
+    candidates: SmallVec<[[u16; 2]; INLINE_CANDIDATES]>,
     /// Descents run since the cache was made.
     descents: u64,
     /// See [`Self::quiet_until`].
@@ -92,7 +99,7 @@ impl Default for TreePairCache {
     fn default() -> Self {
         TreePairCache {
             gathered: None,
-            candidates: Vec::new(),
+            candidates: SmallVec::new(),
             descents: 0,
             quiet_until: f64::NEG_INFINITY,
         }
@@ -217,7 +224,8 @@ impl TreePairCache {
             }
             let nodes_a = tree_a.nodes();
             let nodes_b = tree_b.nodes();
-            for &(a, b) in &self.candidates {
+            for &[a, b] in &self.candidates {
+                let (a, b) = (u32::from(a), u32::from(b));
                 let (Some(leaf_a), Some(leaf_b)) =
                     (nodes_a.get(a as usize), nodes_b.get(b as usize))
                 else {
@@ -269,6 +277,8 @@ impl TreePairCache {
         self.descents += 1;
         let wide = pad + CACHE_REACH / pose_a.scale;
         self.candidates.clear();
+        // Node indices are kept in 16 bits: larger trees are not cached.
+        let compact = tree_a.nodes().len() <= 1 << 16 && tree_b.nodes().len() <= 1 << 16;
         let candidates = &mut self.candidates;
         let mut stats = TreeQueryStats::default();
         let nodes_a = tree_a.nodes();
@@ -280,7 +290,9 @@ impl TreePairCache {
             wide,
             &mut stats,
             |a, b, center_b| {
-                candidates.push((a, b));
+                if compact {
+                    candidates.push([a as u16, b as u16]);
+                }
                 let (leaf_a, leaf_b) = (&nodes_a[a as usize], &nodes_b[b as usize]);
                 if near(
                     leaf_a.center(),
@@ -293,6 +305,10 @@ impl TreePairCache {
                 }
             },
         );
+        if !compact {
+            self.clear();
+            return Real::NEG_INFINITY;
+        }
         self.candidates.sort_unstable();
         // Every leaf pair that is not a candidate lies at least `beyond`
         // farther out than `wide` (the slack of the later checks covers the
