@@ -12,16 +12,18 @@
 //! - bodies that cannot move (inverse mass and inertia 0) are never written.
 
 use super::contact_solver::{ConstraintPoint, ContactConstraint, ContactSoftness, SolverBody};
-use super::lanes::{F4, M4};
+use super::lanes::{F8, M8};
 use crate::math::{Real, Vec2};
 
-/// Constraints solved side by side. Four lanes fill an SSE register, the
-/// baseline of every x86-64 and aarch64 machine.
-pub const LANES: usize = 4;
+/// Constraints solved side by side: two SSE registers of four (the baseline
+/// of every x86-64 and aarch64 machine), whose chains of dependent
+/// operations the processor overlaps.
+pub const LANES: usize = 8;
 
-type Lane = F4;
+type Lane = F8;
+type Mask = M8;
 
-const ZERO: Lane = F4::ZERO;
+const ZERO: Lane = Lane::ZERO;
 
 /// One contact point in every lane (world frame, see `ConstraintPoint`).
 #[derive(Clone, Copy, Debug, Default)]
@@ -191,7 +193,7 @@ impl WideBody {
 
     /// Keeps the velocities of `other` in the flagged lanes.
     #[inline(always)]
-    fn take(&mut self, flags: M4, other: &WideBody) {
+    fn take(&mut self, flags: Mask, other: &WideBody) {
         self.vx = flags.select(other.vx, self.vx);
         self.vy = flags.select(other.vy, self.vy);
         self.w = flags.select(other.w, self.w);
@@ -300,8 +302,8 @@ impl<const P: usize> Batch<P> {
         let mut a = WideBody::gather(bodies, &self.body_a, self.inv_mass_a, self.inv_inertia_a);
         let mut b = WideBody::gather(bodies, &self.body_b, self.inv_mass_b, self.inv_inertia_b);
         let (nx, ny) = (self.normal_x, self.normal_y);
-        let inv_h = F4::splat(inv_h);
-        let max_push = F4::splat(-max_push);
+        let inv_h = Lane::splat(inv_h);
+        let max_push = Lane::splat(-max_push);
         for p in &mut self.points {
             let (rax, ray, rbx, rby) = (p.anchor_a_x, p.anchor_a_y, p.anchor_b_x, p.anchor_b_y);
             // Current separation from the body deltas within the step.
@@ -316,11 +318,11 @@ impl<const P: usize> Batch<P> {
                         separation * inv_h,
                         (self.bias_rate * separation).max(max_push),
                     ),
-                    apart.select(F4::ONE, self.mass_scale),
+                    apart.select(Lane::ONE, self.mass_scale),
                     apart.select(ZERO, self.impulse_scale),
                 )
             } else {
-                (apart.select(separation * inv_h, ZERO), F4::ONE, ZERO)
+                (apart.select(separation * inv_h, ZERO), Lane::ONE, ZERO)
             };
             let (vax, vay) = a.point_velocity(rax, ray);
             let (vbx, vby) = b.point_velocity(rbx, rby);
@@ -365,7 +367,7 @@ impl<const P: usize> Batch<P> {
         let mut a = WideBody::gather(bodies, &self.body_a, self.inv_mass_a, self.inv_inertia_a);
         let mut b = WideBody::gather(bodies, &self.body_b, self.inv_mass_b, self.inv_inertia_b);
         let (nx, ny) = (self.normal_x, self.normal_y);
-        let threshold = F4::splat(-threshold);
+        let threshold = Lane::splat(-threshold);
         for p in &mut self.points {
             let active = bouncy
                 .and(p.relative_velocity.le(threshold))

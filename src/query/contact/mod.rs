@@ -319,7 +319,7 @@ impl<'p> Solid<'p> {
 
 impl Manifold {
     /// True when the normal and every point and depth are finite.
-    fn is_finite(&self) -> bool {
+    pub(crate) fn is_finite(&self) -> bool {
         is_finite_vec(self.normal)
             && !self.points.is_empty()
             && self
