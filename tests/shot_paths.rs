@@ -14,6 +14,7 @@
 //!   counts; a shot starting inside hits at fraction 0), which is what the
 //!   tree cast this replaced returned.
 
+use circlet::broadphase::{FLATTEN_CASTS_PER_PROXY, FLATTEN_MIN_CASTS};
 use circlet::math::{Pose, Real, Vec2, vec2};
 use circlet::query::cast::{Shot, cast};
 use circlet::shape::{
@@ -281,8 +282,17 @@ fn bits(hit: Option<SceneHit>) -> Option<HitBits> {
     })
 }
 
-/// Casts answered per world before the trees flatten: enough for both.
-const WARM_CASTS: usize = 24;
+/// Casts that flatten both trees of a world of `colliders` and stay below
+/// what builds its shot grid (see `FLATTEN_CASTS_PER_PROXY` and
+/// `GRID_CASTS_PER_COLLIDER`).
+fn warm_casts(colliders: usize) -> usize {
+    let casts = FLATTEN_MIN_CASTS + 2 + (colliders as Real * FLATTEN_CASTS_PER_PROXY) as usize;
+    assert!(
+        casts + 8 < colliders.max(64),
+        "the warm-up would build the grid"
+    );
+    casts
+}
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(10_000))]
@@ -299,7 +309,7 @@ proptest! {
         let nodes = grid.clone();
         let flat = grid.clone();
         let warm = Shot::new(vec2(-30.0, -30.0), vec2(30.0, 31.0), 0.1).unwrap();
-        for _ in 0..WARM_CASTS {
+        for _ in 0..warm_casts(grid.collider_count()) {
             flat.cast_thick(&warm, &QueryFilter::default()).unwrap();
         }
         let filter = filters(&grid, pick);

@@ -26,6 +26,9 @@ use crate::math::{Real, Vec2};
 /// than trees of some 10^6 proxies need); deeper descents use a heap buffer.
 const STACK_INLINE: usize = 64;
 
+/// The stack of trees up to some 10^4 proxies read node by node.
+const STACK_SMALL: usize = 32;
+
 /// Stack references name the tree in their top bit (set: the moving tree)
 /// and a node, or for a flattened tree a node or `LEAF | leaf`, below it.
 const MOVING: u32 = 1 << 31;
@@ -291,7 +294,11 @@ impl<T: Copy> BroadPhase<T> {
         };
         // The roots' children (at most 2 * LANES) and one descent below one of them.
         let needed = 2 * LANES + views[0].stack_bound().max(views[1].stack_bound());
-        let fraction = if needed <= STACK_INLINE {
+        // The stack is zeroed on every cast: the smaller, the fewer writes.
+        let fraction = if needed <= STACK_SMALL {
+            let mut stack = [(0u32, 0.0); STACK_SMALL];
+            caster.run_with(&mut stack)
+        } else if needed <= STACK_INLINE {
             let mut stack = [(0u32, 0.0); STACK_INLINE];
             caster.run_with(&mut stack)
         } else {

@@ -18,8 +18,13 @@
 //! This is the ski-rental rule: a tree that changes between every few casts
 //! (bodies moving every step, a few shots per step) never pays for a build,
 //! and one that stops changing pays at most about twice what building at
-//! once would have cost. The buffers of a dropped copy are kept and reused,
-//! so rebuilding allocates nothing once they have grown to the tree's size.
+//! once would have cost. A tree whose copies keep being dropped before they
+//! paid for themselves waits twice as long before the next build, up to a
+//! thousand times (and half as long again after a copy that paid off), so a
+//! tree that changes a little less often than the rule expects does not
+//! keep paying for builds. The buffers of a dropped copy are kept and
+//! reused, so rebuilding allocates nothing once they have grown to the
+//! tree's size.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock, PoisonError};
@@ -41,11 +46,12 @@ pub(super) const LEAF: u32 = 1 << 30;
 pub(super) const NO_CHILD: u32 = u32::MAX;
 
 /// Casts per proxy an unchanged tree answers before its flattened copy is
-/// built. Building visits each node once (about 10 ns per proxy measured on
-/// the 5,000-ball pile) while the copy saves a few hundred ns per cast on
-/// such a tree: one cast per 16 proxies puts the build cost near the savings
-/// it forgoes, the break-even point of the ski-rental rule.
-pub const FLATTEN_CASTS_PER_PROXY: Real = 1.0 / 16.0;
+/// built. Building costs about 200 instructions per proxy (measured on the
+/// 5,000-ball pile) and the copy saves about 1,000 per cast there: the
+/// break-even is near one cast per five proxies, and the ski-rental rule
+/// builds at the break-even so that a tree that changes right after its
+/// build never costs more than about twice what the casts alone would.
+pub const FLATTEN_CASTS_PER_PROXY: Real = 0.25;
 
 /// Casts an unchanged tree always answers itself before it is flattened, so
 /// tiny trees (a level's few static boxes) are not rebuilt after every
@@ -259,18 +265,34 @@ fn max(a: Real, b: Real) -> Real {
 /// starts without a copy.
 pub(super) struct FlatCache<T> {
     built: OnceLock<FlatTree<T>>,
-    /// Casts answered since the last change (racy increments may lose a
-    /// count; that only delays the build).
+    /// Casts answered since the last change, before and after the build
+    /// (racy increments may lose a count; that only shifts the rule a bit).
     casts: AtomicUsize,
+    /// The break-even count of the tree when the copy was built (casts the
+    /// copy must answer to pay for itself), and the count it was built at.
+    break_even: AtomicUsize,
+    built_at: AtomicUsize,
+    /// How many break-evens of casts an unchanged tree answers before the
+    /// next build: doubled each time a copy is dropped before it paid for
+    /// itself, halved each time one did (1 to [`MAX_PATIENCE`]).
+    patience: usize,
     /// Buffers of the last dropped copy, reused by the next build.
     spare: Mutex<Option<FlatTree<T>>>,
 }
+
+/// Most break-evens of unchanged casts a tree waits for before a build,
+/// after copies kept being dropped early (a tree that changes every few
+/// hundred casts builds about once per thousand break-evens then).
+const MAX_PATIENCE: usize = 1 << 10;
 
 impl<T> Default for FlatCache<T> {
     fn default() -> Self {
         FlatCache {
             built: OnceLock::new(),
             casts: AtomicUsize::new(0),
+            break_even: AtomicUsize::new(0),
+            built_at: AtomicUsize::new(0),
+            patience: 1,
             spare: Mutex::new(None),
         }
     }
@@ -295,8 +317,14 @@ impl<T> FlatCache<T> {
     /// Drops the copy (keeping its buffers) after the tree changed.
     #[inline]
     pub(super) fn invalidate(&mut self) {
-        *self.casts.get_mut() = 0;
+        let casts = std::mem::take(self.casts.get_mut());
         if let Some(flat) = self.built.take() {
+            let answered = casts.saturating_sub(*self.built_at.get_mut());
+            self.patience = if answered < *self.break_even.get_mut() {
+                (self.patience * 2).min(MAX_PATIENCE)
+            } else {
+                (self.patience / 2).max(1)
+            };
             let spare = self.spare.get_mut().unwrap_or_else(PoisonError::into_inner);
             *spare = Some(flat);
         }
@@ -308,20 +336,23 @@ impl<T: Copy> DynamicTree<T> {
     /// this cast makes enough against the unchanged tree; `None` for an
     /// empty tree or while the tree answers casts itself.
     pub(super) fn flat_for_cast(&self) -> Option<&FlatTree<T>> {
-        if let Some(flat) = self.flat.built.get() {
+        let cache = &self.flat;
+        let casts = cache.casts.load(Ordering::Relaxed).saturating_add(1);
+        cache.casts.store(casts, Ordering::Relaxed);
+        if let Some(flat) = cache.built.get() {
             return Some(flat);
         }
         if self.root == NULL || self.nodes.len() >= LEAF as usize {
             return None;
         }
-        let casts = self.flat.casts.load(Ordering::Relaxed).saturating_add(1);
-        self.flat.casts.store(casts, Ordering::Relaxed);
-        let threshold =
+        let break_even =
             FLATTEN_MIN_CASTS + (self.proxy_count as Real * FLATTEN_CASTS_PER_PROXY) as usize;
-        if casts < threshold {
+        if casts < break_even.saturating_mul(cache.patience) {
             return None;
         }
-        Some(self.flat.built.get_or_init(|| self.build_flat()))
+        cache.break_even.store(break_even, Ordering::Relaxed);
+        cache.built_at.store(casts, Ordering::Relaxed);
+        Some(cache.built.get_or_init(|| self.build_flat()))
     }
 
     /// Builds the flattened copy now (if the tree has proxies and no copy),
@@ -401,5 +432,51 @@ impl<T: Copy> DynamicTree<T> {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Bounds, ProxyKind};
+    use super::*;
+    use crate::math::vec2;
+
+    fn tree(count: usize) -> DynamicTree<usize> {
+        let mut tree = DynamicTree::new(ProxyKind::Moving);
+        for i in 0..count {
+            let x = (i % 10) as Real * 2.0;
+            let y = (i / 10) as Real * 2.0;
+            let b = Bounds::new(vec2(x, y), vec2(x + 1.0, y + 1.0)).unwrap();
+            tree.insert(b, i);
+        }
+        tree
+    }
+
+    /// Casts (through `flat_for_cast`) until the copy is built; returns how many.
+    fn casts_to_build(tree: &DynamicTree<usize>) -> usize {
+        (1..100_000)
+            .find(|_| tree.flat_for_cast().is_some())
+            .expect("builds")
+    }
+
+    #[test]
+    fn copies_dropped_early_make_the_next_build_wait_longer() {
+        let mut tree = tree(160);
+        let break_even = FLATTEN_MIN_CASTS + (160.0 * FLATTEN_CASTS_PER_PROXY) as usize;
+        assert_eq!(casts_to_build(&tree), break_even);
+        assert!(tree.is_flattened() && tree.validate().is_ok());
+        // Changed right away: the copy never paid for itself.
+        let extra = tree.insert(Bounds::new(vec2(50.0, 0.0), vec2(51.0, 1.0)).unwrap(), 999);
+        assert!(!tree.is_flattened());
+        let break_even = FLATTEN_MIN_CASTS + (161.0 * FLATTEN_CASTS_PER_PROXY) as usize;
+        assert_eq!(casts_to_build(&tree), 2 * break_even);
+        // This copy answers its break-even before the next change: patience halves.
+        for _ in 0..break_even {
+            assert!(tree.flat_for_cast().is_some());
+        }
+        tree.remove(extra).unwrap();
+        let break_even = FLATTEN_MIN_CASTS + (160.0 * FLATTEN_CASTS_PER_PROXY) as usize;
+        assert_eq!(casts_to_build(&tree), break_even);
+        assert!(tree.validate().is_ok());
     }
 }
