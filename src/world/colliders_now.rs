@@ -30,6 +30,11 @@ pub(crate) struct ColliderNow {
     pub motion: f64,
     /// Slot of the collider's body.
     pub body: u32,
+    /// The body's index among this step's solver bodies (0: not simulated).
+    pub solver_index: u32,
+    /// The collider's friction and restitution coefficients.
+    pub friction: Real,
+    pub restitution: Real,
     /// Version of the collider key this entry was made for (0: empty slot).
     version: u32,
     /// The body is awake (never set for static bodies).
@@ -43,6 +48,9 @@ impl ColliderNow {
         circle: None,
         motion: f64::INFINITY,
         body: u32::MAX,
+        solver_index: 0,
+        friction: 0.0,
+        restitution: 0.0,
         version: 0,
         awake: false,
     };
@@ -59,7 +67,7 @@ impl ColliderTable {
     pub fn refresh(
         &mut self,
         colliders: &SlotMap<ColliderKey, Collider>,
-        bodies: &SlotMap<BodyKey, Body>,
+        bodies: &mut SlotMap<BodyKey, Body>,
         broad_phase: &BroadPhase<ColliderKey>,
     ) {
         // Every slot below the capacity, reset: vacant slots stay empty.
@@ -67,7 +75,7 @@ impl ColliderTable {
         self.entries
             .resize(colliders.capacity() + 1, ColliderNow::EMPTY);
         for (key, collider) in colliders {
-            let Some(body) = bodies.get(collider.body.key) else {
+            let Some(body) = bodies.get_mut(collider.body.key) else {
                 continue;
             };
             let pose = body.pose.compose(&collider.local_pose);
@@ -86,6 +94,9 @@ impl ColliderTable {
                     let reach = (local.translation.norm()
                         + local.scale * tree.bounding_radius_about_origin())
                         * (1.0 + PRUNE_SLACK);
+                    // Only bodies with a tree track their motion (a second
+                    // tree of the same body finds the pose read: no change).
+                    body.motion.advance(&body.pose);
                     body.motion.reading(reach)
                 }
                 _ => f64::INFINITY,
@@ -96,6 +107,9 @@ impl ColliderTable {
                 circle,
                 motion,
                 body: key_slot(collider.body.key) as u32,
+                solver_index: body.solver_index,
+                friction: collider.material.friction,
+                restitution: collider.material.restitution,
                 version: key_version(key),
                 awake: body.awake,
             };
@@ -125,7 +139,8 @@ mod tests {
 
     fn refreshed(world: &World) -> ColliderTable {
         let mut table = ColliderTable::default();
-        table.refresh(&world.colliders, &world.bodies, &world.broad_phase);
+        let mut bodies = world.bodies.clone();
+        table.refresh(&world.colliders, &mut bodies, &world.broad_phase);
         table
     }
 

@@ -24,13 +24,16 @@ use super::handles::{ColliderHandle, ColliderKey};
 use super::pair_map::NOT_QUIET;
 use super::settings::SPECULATIVE_DISTANCE;
 use super::{Collider, Event, World};
-use crate::query::contact::contact_circle_circle;
+use crate::query::contact::contact_circle_circle_into;
 use crate::query::contact_with_margin;
 use crate::shape::Shape;
 use slotmap::SlotMap;
 
 impl World {
-    /// Updates every pair's manifold and sends began / ended events.
+    /// Updates every pair's manifold, sends began / ended events, and builds
+    /// the step's contact constraints (`scratch.wide`, in pair order, with
+    /// each one's map index in `scratch.constraint_pairs`) on the solver
+    /// bodies `prepare_solver` made.
     #[inline(never)]
     pub(crate) fn update_contacts(&mut self) {
         let World {
@@ -44,9 +47,6 @@ impl World {
         } = self;
         let table = &mut scratch.colliders_now;
         let leaf_contacts = &mut scratch.leaf_contacts;
-        for body in bodies.values_mut() {
-            body.motion.advance(&body.pose);
-        }
         table.refresh(colliders, bodies, broad_phase);
         // The islands' edges: the bodies of every touching, solid pair kept.
         // Written by index into room for every pair (no growth checks in the loop).
@@ -54,9 +54,19 @@ impl World {
         touching_bodies.clear();
         touching_bodies.resize(contacts.len(), (0, 0));
         let mut touching_count = 0;
-        let solid_pairs = &mut scratch.solid_pairs;
-        solid_pairs.clear();
-        contacts.retain_quiet(|index, key, quiet, pair| {
+        let (solver_bodies, sweeps) = (&scratch.solver_bodies, &scratch.sweeps);
+        let (wide, constraint_pairs) = (&mut scratch.wide, &mut scratch.constraint_pairs);
+        let bodies = &*bodies;
+        // A body's centre of mass: its sweep's start when it is simulated,
+        // the same expression otherwise.
+        let center = |collider: ColliderKey, index: u32| match sweeps.get(index as usize) {
+            Some(sweep) if index != 0 => sweep.center0,
+            _ => {
+                let body = &bodies[colliders[collider].body.key];
+                body.pose.transform_point(body.local_center)
+            }
+        };
+        contacts.retain_quiet(|index, key, quiet, pair, impulses| {
             // Stale colliders or bodies have no entry.
             let (Some(a), Some(b)) = (table.get(key.0.key), table.get(key.1.key)) else {
                 return false;
@@ -67,9 +77,7 @@ impl World {
                     touching_bodies[touching_count] = (a.body, b.body);
                     touching_count += 1;
                 }
-                if pair.manifold.is_some() && !pair.sensor {
-                    solid_pairs.push(index as u32);
-                }
+                // Neither body is simulated: no constraint.
                 return true;
             }
             let overlap = match (&a.fat, &b.fat) {
@@ -98,8 +106,14 @@ impl World {
                 // The pile's common case, without placing both shapes first
                 // (the same centres and radii `Placed` computes).
                 (Some((center_a, radius_a)), Some((center_b, radius_b))) => {
-                    pair.manifold =
-                        contact_circle_circle(center_a, radius_a, center_b, radius_b, margin);
+                    contact_circle_circle_into(
+                        center_a,
+                        radius_a,
+                        center_b,
+                        radius_b,
+                        margin,
+                        &mut pair.manifold,
+                    );
                 }
                 _ => match (
                     colliders[key.0.key].shape.as_ref(),
@@ -108,16 +122,19 @@ impl World {
                     // Two trees: the pair's candidate leaf pairs, exactly
                     // what `contact_with_margin` finds (see `TreePairCache`),
                     // written in place.
-                    (Shape::Tree(tree_a), Shape::Tree(tree_b)) => pair.tree_cache.contact_into(
-                        tree_a,
-                        &a.pose,
-                        tree_b,
-                        &b.pose,
-                        margin,
-                        stamp,
-                        leaf_contacts,
-                        &mut pair.manifold,
-                    ),
+                    (Shape::Tree(tree_a), Shape::Tree(tree_b)) => pair
+                        .tree_cache
+                        .get_or_insert_with(Box::default)
+                        .contact_into(
+                            tree_a,
+                            &a.pose,
+                            tree_b,
+                            &b.pose,
+                            margin,
+                            stamp,
+                            leaf_contacts,
+                            &mut pair.manifold,
+                        ),
                     (shape_a, shape_b) => {
                         pair.manifold =
                             contact_with_margin(shape_a, &a.pose, shape_b, &b.pose, margin);
@@ -129,7 +146,7 @@ impl World {
                 Some(manifold) => manifold.points.iter().any(|p| p.depth >= 0.0),
                 None => {
                     // Apart: no manifold, no impulses.
-                    pair.impulses.clear();
+                    impulses.clear();
                     false
                 }
             };
@@ -142,7 +159,9 @@ impl World {
             // Apart with no candidate: quiet until the motion says otherwise
             // (the cache leaves its threshold at -∞ in every other case).
             *quiet = if pair.manifold.is_none() {
-                pair.tree_cache.quiet_until()
+                pair.tree_cache
+                    .as_ref()
+                    .map_or(f64::NEG_INFINITY, |cache| cache.quiet_until())
             } else {
                 NOT_QUIET
             };
@@ -150,8 +169,32 @@ impl World {
                 touching_bodies[touching_count] = (a.body, b.body);
                 touching_count += 1;
             }
-            if pair.manifold.is_some() && !pair.sensor {
-                solid_pairs.push(index as u32);
+            // The pair's constraint, while its box is in cache: solid, with
+            // a manifold, and some body simulated.
+            if let Some(manifold) = pair.manifold.as_ref()
+                && !pair.sensor
+                && (a.solver_index != 0 || b.solver_index != 0)
+            {
+                let old = &*impulses;
+                wide.push_manifold(
+                    solver_bodies,
+                    a.solver_index as usize,
+                    b.solver_index as usize,
+                    center(key.0.key, a.solver_index),
+                    center(key.1.key, b.solver_index),
+                    manifold,
+                    (a.friction * b.friction).sqrt(),
+                    a.restitution.max(b.restitution),
+                    |id| {
+                        old.iter()
+                            .find(|(stored, _, _)| *stored == id)
+                            .map_or((0.0, 0.0), |&(_, n, t)| (n, t))
+                    },
+                );
+                // The new points' ids; the solver fills in their impulses.
+                impulses.clear();
+                impulses.extend(manifold.points.iter().map(|p| (p.id, 0.0, 0.0)));
+                constraint_pairs.push(index as u32);
             }
             true
         });

@@ -16,6 +16,10 @@
 //! Keys compare through [`key_order`]: every handle in one map belongs to the
 //! same world, so the pair order is that of the two collider keys.
 //!
+//! Each pair's impulses of the last step (by feature id, for warm starting)
+//! live beside its key, not in its box: the solver writes them back in pair
+//! order into one dense array, without opening the boxes again.
+//!
 //! Each entry also carries a *quiet threshold* beside its key (not in its
 //! box): a pair the narrowphase found apart and may pass over while the
 //! motion readings of its two colliders sum to no more than this (see
@@ -23,7 +27,7 @@
 //! map makes, merges or rebuilds.
 
 use super::handles::{ColliderHandle, key_order};
-use super::step::ContactPair;
+use super::step::{ContactPair, Impulses};
 
 /// A pair of colliders, the smaller handle first.
 pub(crate) type PairKey = (ColliderHandle, ColliderHandle);
@@ -42,6 +46,8 @@ pub(crate) struct PairMap {
     orders: Vec<u128>,
     /// Parallel to `entries`: each pair's quiet threshold (see the module docs).
     quiet: Vec<f64>,
+    /// Parallel to `entries`: each pair's impulses (see the module docs).
+    impulses: Vec<Impulses>,
     /// Boxes of dropped pairs, reused by new ones (capacity for every box
     /// made). Boxed on purpose: a reused box is moved into `entries` as is.
     #[allow(clippy::vec_box)]
@@ -54,6 +60,7 @@ pub(crate) struct PairMap {
     spare: Vec<(PairKey, Box<ContactPair>)>,
     spare_orders: Vec<u128>,
     spare_quiet: Vec<f64>,
+    spare_impulses: Vec<Impulses>,
 }
 
 /// The quiet threshold of a pair that must be looked at.
@@ -70,12 +77,14 @@ impl Clone for PairMap {
             entries: self.entries.clone(),
             orders: self.orders.clone(),
             quiet: self.quiet.clone(),
+            impulses: self.impulses.clone(),
             pool: Vec::new(),
             incoming: Vec::new(),
             boxes: self.entries.len(),
             spare: Vec::new(),
             spare_orders: Vec::new(),
             spare_quiet: Vec::new(),
+            spare_impulses: Vec::new(),
         }
     }
 }
@@ -89,6 +98,14 @@ impl PairMap {
     /// Pairs in key order.
     pub fn iter(&self) -> impl Iterator<Item = (&PairKey, &ContactPair)> {
         self.entries.iter().map(|(key, pair)| (key, &**pair))
+    }
+
+    /// Pairs in key order, with their impulses.
+    pub fn iter_with_impulses(&self) -> impl Iterator<Item = (&PairKey, &ContactPair, &Impulses)> {
+        self.entries
+            .iter()
+            .zip(&self.impulses)
+            .map(|((key, pair), impulses)| (key, &**pair, impulses))
     }
 
     /// The pairs' states in key order.
@@ -106,48 +123,46 @@ impl PairMap {
         self.search(key).ok().map(|index| &*self.entries[index].1)
     }
 
-    /// The pair at `index` (key order), if there is one.
+    /// The impulses of the pair at `index` (key order), if there is one.
     #[inline]
-    pub fn at(&self, index: usize) -> Option<(&PairKey, &ContactPair)> {
-        self.entries.get(index).map(|(key, pair)| (key, &**pair))
-    }
-
-    /// The pair at `index` (key order), mutable, if there is one; it is no
-    /// longer quiet.
-    #[inline]
-    pub fn at_mut(&mut self, index: usize) -> Option<&mut ContactPair> {
-        if let Some(quiet) = self.quiet.get_mut(index) {
-            *quiet = NOT_QUIET;
-        }
-        self.entries.get_mut(index).map(|(_, pair)| &mut **pair)
+    pub fn impulses_at_mut(&mut self, index: usize) -> Option<&mut Impulses> {
+        self.impulses.get_mut(index)
     }
 
     /// Keeps the pairs for which `keep` returns true, in order.
     pub fn retain(&mut self, mut keep: impl FnMut(&PairKey, &mut ContactPair) -> bool) {
-        self.retain_quiet(|_, key, _, pair| keep(key, pair));
+        self.retain_quiet(|_, key, _, pair, _| keep(key, pair));
     }
 
     /// [`Self::retain`] that also hands `keep` each pair's index after the
-    /// pass (its place among the kept pairs) and its quiet threshold. The
-    /// pair's box is only touched when `keep` dereferences it.
+    /// pass (its place among the kept pairs), its quiet threshold and its
+    /// impulses. The pair's box is only touched when `keep` dereferences it.
     pub fn retain_quiet(
         &mut self,
-        mut keep: impl FnMut(usize, &PairKey, &mut f64, &mut Box<ContactPair>) -> bool,
+        mut keep: impl FnMut(usize, &PairKey, &mut f64, &mut Box<ContactPair>, &mut Impulses) -> bool,
     ) {
         let mut kept = 0;
         for read in 0..self.entries.len() {
             let (key, pair) = &mut self.entries[read];
-            if keep(kept, key, &mut self.quiet[read], pair) {
+            if keep(
+                kept,
+                key,
+                &mut self.quiet[read],
+                pair,
+                &mut self.impulses[read],
+            ) {
                 if kept != read {
                     self.entries.swap(kept, read);
                     self.orders[kept] = self.orders[read];
                     self.quiet[kept] = self.quiet[read];
+                    self.impulses.swap(kept, read);
                 }
                 kept += 1;
             }
         }
         self.orders.truncate(kept);
         self.quiet.truncate(kept);
+        self.impulses.truncate(kept);
         // The pool has room for every box ever made: no allocation here.
         self.pool
             .extend(self.entries.drain(kept..).map(|(_, pair)| pair));
@@ -206,6 +221,7 @@ impl PairMap {
             self.entries.push((key, pair));
             self.orders.push(pair_order(&key));
             self.quiet.push(NOT_QUIET);
+            self.impulses.push(Impulses::new());
         }
         // Back to front: entries[index ..] holds the old block that belongs
         // after new pair `i`, then new pairs 0..=i; rotating by i + 1 puts
@@ -217,6 +233,7 @@ impl PairMap {
             self.entries[index..block_end + i + 1].rotate_right(i + 1);
             self.orders[index..block_end + i + 1].rotate_right(i + 1);
             self.quiet[index..block_end + i + 1].rotate_right(i + 1);
+            self.impulses[index..block_end + i + 1].rotate_right(i + 1);
             block_end = index;
         }
     }
@@ -228,42 +245,56 @@ impl PairMap {
         let mut old = std::mem::take(&mut self.entries);
         let mut old_orders = std::mem::take(&mut self.orders);
         let mut old_quiet = std::mem::take(&mut self.quiet);
-        let (mut entries, mut orders, mut quiet) = (
+        let mut old_impulses = std::mem::take(&mut self.impulses);
+        let (mut entries, mut orders, mut quiet, mut impulses) = (
             std::mem::take(&mut self.spare),
             std::mem::take(&mut self.spare_orders),
             std::mem::take(&mut self.spare_quiet),
+            std::mem::take(&mut self.spare_impulses),
         );
+        let room = old.len() + self.incoming.len();
         entries.clear();
         orders.clear();
         quiet.clear();
-        entries.reserve(old.len() + self.incoming.len());
-        orders.reserve(old.len() + self.incoming.len());
-        quiet.reserve(old.len() + self.incoming.len());
+        impulses.clear();
+        entries.reserve(room);
+        orders.reserve(room);
+        quiet.reserve(room);
+        impulses.reserve(room);
         let mut old_pairs = old
             .drain(..)
-            .zip(old_orders.drain(..).zip(old_quiet.drain(..)))
+            .zip(old_orders.drain(..))
+            .zip(old_quiet.drain(..).zip(old_impulses.drain(..)))
             .peekable();
         for i in 0..self.incoming.len() {
             let (_, key, sensor) = self.incoming[i];
             let order = pair_order(&key);
-            while let Some((entry, (entry_order, entry_quiet))) =
-                old_pairs.next_if(|(_, (o, _))| *o < order)
+            while let Some(((entry, entry_order), (entry_quiet, entry_impulses))) =
+                old_pairs.next_if(|((_, o), _)| *o < order)
             {
                 entries.push(entry);
                 orders.push(entry_order);
                 quiet.push(entry_quiet);
+                impulses.push(entry_impulses);
             }
             entries.push((key, self.fresh(sensor)));
             orders.push(order);
             quiet.push(NOT_QUIET);
+            impulses.push(Impulses::new());
         }
-        for (entry, (entry_order, entry_quiet)) in old_pairs {
+        for ((entry, entry_order), (entry_quiet, entry_impulses)) in old_pairs {
             entries.push(entry);
             orders.push(entry_order);
             quiet.push(entry_quiet);
+            impulses.push(entry_impulses);
         }
-        (self.entries, self.orders, self.quiet) = (entries, orders, quiet);
-        (self.spare, self.spare_orders, self.spare_quiet) = (old, old_orders, old_quiet);
+        (self.entries, self.orders, self.quiet, self.impulses) = (entries, orders, quiet, impulses);
+        (
+            self.spare,
+            self.spare_orders,
+            self.spare_quiet,
+            self.spare_impulses,
+        ) = (old, old_orders, old_quiet, old_impulses);
     }
 
     /// Replaces every key by `rekey(key)`; `rekey` must keep the order.
@@ -275,27 +306,32 @@ impl PairMap {
     }
 }
 
-impl FromIterator<(PairKey, ContactPair)> for PairMap {
-    fn from_iter<I: IntoIterator<Item = (PairKey, ContactPair)>>(iter: I) -> Self {
-        let mut entries: Vec<(PairKey, Box<ContactPair>)> = iter
+impl FromIterator<(PairKey, ContactPair, Impulses)> for PairMap {
+    fn from_iter<I: IntoIterator<Item = (PairKey, ContactPair, Impulses)>>(iter: I) -> Self {
+        let mut pairs: Vec<(PairKey, Box<ContactPair>, Impulses)> = iter
             .into_iter()
-            .map(|(key, pair)| (key, Box::new(pair)))
+            .map(|(key, pair, impulses)| (key, Box::new(pair), impulses))
             .collect();
-        entries.sort_by_key(|entry| entry.0);
-        entries.dedup_by(|later, earlier| later.0 == earlier.0);
-        PairMap {
-            orders: entries.iter().map(|(key, _)| pair_order(key)).collect(),
-            quiet: vec![NOT_QUIET; entries.len()],
-            boxes: entries.len(),
-            entries,
+        pairs.sort_by_key(|entry| entry.0);
+        pairs.dedup_by(|later, earlier| later.0 == earlier.0);
+        let mut map = PairMap {
+            orders: pairs.iter().map(|(key, _, _)| pair_order(key)).collect(),
+            quiet: vec![NOT_QUIET; pairs.len()],
+            boxes: pairs.len(),
             ..PairMap::default()
+        };
+        for (key, pair, impulses) in pairs {
+            map.entries.push((key, pair));
+            map.impulses.push(impulses);
         }
+        map
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::math::Real;
     use crate::world::handles::{ColliderKey, WorldId};
     use slotmap::SlotMap;
 
@@ -313,8 +349,10 @@ mod tests {
     #[test]
     fn merging_keeps_the_order_and_the_existing_pairs() {
         let handles = handles(8);
-        let pair =
-            |i: usize, j: usize, sensor: bool| ((handles[i], handles[j]), ContactPair::new(sensor));
+        let pair = |i: usize, j: usize, sensor: bool| {
+            let key = (handles[i], handles[j]);
+            (key, ContactPair::new(sensor), Impulses::new())
+        };
         let mut map: PairMap = [pair(0, 5, false), pair(2, 3, false), pair(6, 7, false)]
             .into_iter()
             .collect();
@@ -343,8 +381,13 @@ mod tests {
     #[test]
     fn merges_and_drops_match_a_sorted_set() {
         // Random batches of merges and drops against a BTreeSet model; the
-        // states must follow their keys (a pair's flag names its key).
+        // states must follow their keys (a pair's flag names its key), and
+        // so must the impulses beside them (each pair's names its key).
         let handles = handles(40);
+        let mark = |key: &PairKey| {
+            let at = |h: ColliderHandle| handles.iter().position(|x| *x == h).unwrap() as u32;
+            crate::query::FeatureId(at(key.0) * 64 + at(key.1))
+        };
         let mut map = PairMap::default();
         let mut model = std::collections::BTreeSet::new();
         let mut seed = 12345u64;
@@ -365,6 +408,14 @@ mod tests {
                 model.insert((key, (i + j) % 2 == 0));
             }
             map.merge(&mut new);
+            // New pairs come with no impulses: give them their marks.
+            let keys: Vec<PairKey> = map.iter().map(|(k, _)| *k).collect();
+            for (index, key) in keys.iter().enumerate() {
+                let impulses = map.impulses_at_mut(index).unwrap();
+                if impulses.is_empty() {
+                    impulses.push((mark(key), index as Real, 0.0));
+                }
+            }
             if round % 3 == 0 {
                 let cut = next(40);
                 map.retain(|key, _| key.0 != handles[cut]);
@@ -375,6 +426,10 @@ mod tests {
             assert_eq!(got, want, "round {round}");
             for (key, sensor) in &want {
                 assert_eq!(map.get(key).map(|p| p.sensor), Some(*sensor));
+            }
+            for (key, _, impulses) in map.iter_with_impulses() {
+                assert_eq!(impulses.len(), 1, "round {round}");
+                assert_eq!(impulses[0].0, mark(key), "round {round}");
             }
         }
     }

@@ -127,13 +127,12 @@ impl World {
                 return Err(WorldError::UnsupportedShape("line"));
             }
         }
-        for ((a, b), pair) in self.contacts.iter() {
+        for ((a, b), _, impulses) in self.contacts.iter_with_impulses() {
             if !(self.colliders.contains_key(a.key) && self.colliders.contains_key(b.key)) || a >= b
             {
                 return Err(WorldError::StaleCollider);
             }
-            if pair
-                .impulses
+            if impulses
                 .iter()
                 .any(|(_, n, t)| !(n.is_finite() && t.is_finite()))
             {
@@ -180,7 +179,7 @@ fn rebrand_event(event: &mut super::Event, id: WorldId) {
 #[cfg(feature = "serde")]
 mod serde_impl {
     use super::super::handles::{BodyKey, ColliderKey, ProjectileKey, WorldId};
-    use super::super::step::ContactPair;
+    use super::super::step::{ContactPair, Impulses};
     use super::super::{Body, Collider, ColliderHandle, Event, Projectile, World, WorldSettings};
     use super::Snapshot;
     use serde::de::Error as _;
@@ -198,7 +197,7 @@ mod serde_impl {
         colliders: &'a SlotMap<ColliderKey, Collider>,
         projectiles: &'a SlotMap<ProjectileKey, Projectile>,
         /// A sequence of pairs: map keys of most formats must be strings.
-        contacts: Vec<(&'a PairKey, &'a ContactPair)>,
+        contacts: Vec<(&'a PairKey, &'a ContactPair, &'a Impulses)>,
         events: &'a [Event],
         step_count: u64,
     }
@@ -211,7 +210,7 @@ mod serde_impl {
         bodies: SlotMap<BodyKey, Body>,
         colliders: SlotMap<ColliderKey, Collider>,
         projectiles: SlotMap<ProjectileKey, Projectile>,
-        contacts: Vec<(PairKey, ContactPair)>,
+        contacts: Vec<(PairKey, ContactPair, Impulses)>,
         events: Vec<Event>,
         step_count: u64,
     }
@@ -225,7 +224,7 @@ mod serde_impl {
                 bodies: &state.bodies,
                 colliders: &state.colliders,
                 projectiles: &state.projectiles,
-                contacts: state.contacts.iter().collect(),
+                contacts: state.contacts.iter_with_impulses().collect(),
                 events: &state.events,
                 step_count: state.step_count,
             }

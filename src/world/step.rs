@@ -20,13 +20,18 @@
 use super::handles::{BodyKey, ProjectileKey};
 use super::sweep::Sweep;
 use super::{BodyKind, World, WorldError};
-use crate::dynamics::{ContactSoftness, SolverBody, WideContacts, integrate_positions};
+use crate::dynamics::{ContactSoftness, SolverBody, integrate_positions};
 use crate::math::{Real, Rot2, Vec2};
 use crate::query::tree::{LeafContact, TreePairCache};
 use crate::query::{FeatureId, Manifold};
 use smallvec::SmallVec;
 
-/// A contact pair kept from step to step.
+/// A pair's impulses of the last step by feature id: (id, normal, tangent)
+/// (N·s), one per manifold point; kept by the pair map beside the pair.
+pub(crate) type Impulses = SmallVec<[(FeatureId, Real, Real); 4]>;
+
+/// A contact pair kept from step to step (its impulses are kept beside it,
+/// see [`Impulses`]).
 #[derive(Clone, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct ContactPair {
@@ -34,22 +39,21 @@ pub(crate) struct ContactPair {
     pub manifold: Option<Manifold>,
     /// True when some point has depth ≥ 0 (actually touching, not only speculative).
     pub touching: bool,
-    /// Impulses of the last step by feature id: (id, normal, tangent).
-    pub impulses: SmallVec<[(FeatureId, Real, Real); 4]>,
     /// One of the two is a sensor: report overlap, never push.
     pub sensor: bool,
     /// For two circle trees: the leaf pairs that may touch, reused while the
     /// trees move little. Not state: the answers are those of a fresh
-    /// descent, so snapshots skip it and equality ignores it.
+    /// descent, so snapshots skip it and equality ignores it. Out of line
+    /// and made on first use, so that the pairs of other shapes stay small
+    /// (a pair's hot fields in few cache lines); a pooled box keeps it.
     #[cfg_attr(feature = "serde", serde(skip))]
-    pub tree_cache: TreePairCache,
+    pub tree_cache: Option<Box<TreePairCache>>,
 }
 
 impl PartialEq for ContactPair {
     fn eq(&self, other: &Self) -> bool {
         self.manifold == other.manifold
             && self.touching == other.touching
-            && self.impulses == other.impulses
             && self.sensor == other.sensor
     }
 }
@@ -60,9 +64,8 @@ impl ContactPair {
         ContactPair {
             manifold: None,
             touching: false,
-            impulses: SmallVec::new(),
             sensor,
-            tree_cache: TreePairCache::default(),
+            tree_cache: None,
         }
     }
 
@@ -70,11 +73,25 @@ impl ContactPair {
     pub(crate) fn reset(&mut self, sensor: bool) {
         self.manifold = None;
         self.touching = false;
-        self.impulses.clear();
         self.sensor = sensor;
         // The box may have served another pair: its candidates are not ours.
-        self.tree_cache.clear();
+        if let Some(cache) = &mut self.tree_cache {
+            cache.clear();
+        }
     }
+}
+
+/// A dynamic body's velocity change in one substep: `v += linear`,
+/// `w += angular`, then `v /= linear_damping`, `w /= angular_damping`
+/// (m/s, rad/s, and divisors ≥ 1).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Kick {
+    /// The body's solver index.
+    pub index: u32,
+    pub linear: Vec2,
+    pub angular: Real,
+    pub linear_damping: Real,
+    pub angular_damping: Real,
 }
 
 /// Buffers reused from step to step. Not part of the simulated state: a
@@ -91,9 +108,9 @@ pub(crate) struct Scratch {
     /// Parallel to the constraints pushed this step: the index of each
     /// one's pair in the map.
     pub constraint_pairs: Vec<u32>,
-    /// Map indices of the solid pairs the narrowphase left with a manifold,
-    /// in key order (the pair map does not change until the solver is done).
-    pub solid_pairs: Vec<u32>,
+    /// Parallel to the dynamic solver bodies: their velocity change per
+    /// substep from gravity and applied forces, and their damping divisors.
+    pub kicks: Vec<Kick>,
     /// The constraints coloured and packed into SIMD lanes.
     pub wide: crate::dynamics::WideContacts,
     pub ccd: super::ccd::CcdScratch,
@@ -127,6 +144,7 @@ impl World {
         super::error::check_range("dt", dt, "> 0", |v| v > 0.0)?;
         self.events.clear();
         self.find_new_pairs();
+        self.prepare_solver(dt);
         self.update_contacts();
         self.solve_contacts(dt);
         // Sweeps beyond the placeholder are bodies that moved this step
@@ -145,22 +163,26 @@ impl World {
         Ok(())
     }
 
-    /// The solver part of the step: bodies, constraints, substeps, write-back,
-    /// and the sweeps of the step in `scratch.sweeps`.
+    /// The solver bodies and sweeps of the step (every awake body, in
+    /// handle order, each body's `solver_index` set; 0 stands for the rest),
+    /// each dynamic body's velocity change per substep, and empty lanes for
+    /// the constraints the narrowphase builds.
     #[inline(never)]
-    fn solve_contacts(&mut self, dt: Real) {
-        let mut solver_bodies = std::mem::take(&mut self.scratch.solver_bodies);
-        let mut sweeps = std::mem::take(&mut self.scratch.sweeps);
-        let mut constraint_pairs = std::mem::take(&mut self.scratch.constraint_pairs);
+    fn prepare_solver(&mut self, dt: Real) {
+        let scratch = &mut self.scratch;
+        let (solver_bodies, sweeps) = (&mut scratch.solver_bodies, &mut scratch.sweeps);
+        let kicks = &mut scratch.kicks;
         solver_bodies.clear();
         sweeps.clear();
-        constraint_pairs.clear();
+        kicks.clear();
         solver_bodies.push(SolverBody::FIXED);
         sweeps.push(Sweep::frozen(
             BodyKey::default(),
             crate::math::Pose::IDENTITY,
             Vec2::zeros(),
         ));
+        let h = dt / self.settings.substeps.max(1) as Real;
+        let gravity = self.settings.gravity;
         for (key, body) in &mut self.bodies {
             if !body.awake {
                 body.solver_index = 0;
@@ -181,28 +203,45 @@ impl World {
                 inv_mass: body.inv_mass,
                 inv_inertia: body.inv_inertia,
             });
+            if body.kind == BodyKind::Dynamic {
+                kicks.push(Kick {
+                    index: body.solver_index,
+                    linear: (gravity * body.gravity_scale + body.force * body.inv_mass) * h,
+                    angular: body.torque * body.inv_inertia * h,
+                    linear_damping: 1.0 + h * body.linear_damping,
+                    angular_damping: 1.0 + h * body.angular_damping,
+                });
+            }
         }
+        let softness = ContactSoftness::new(&self.settings.contact, h);
+        scratch.constraint_pairs.clear();
+        scratch
+            .wide
+            .begin(solver_bodies, &self.settings.contact, softness);
+    }
 
+    /// The solver part of the step: substeps over the constraints the
+    /// narrowphase built, write-back, and the sweeps of the step in
+    /// `scratch.sweeps`.
+    #[inline(never)]
+    fn solve_contacts(&mut self, dt: Real) {
+        let mut solver_bodies = std::mem::take(&mut self.scratch.solver_bodies);
+        let mut sweeps = std::mem::take(&mut self.scratch.sweeps);
+        let constraint_pairs = std::mem::take(&mut self.scratch.constraint_pairs);
+        let kicks = std::mem::take(&mut self.scratch.kicks);
         let substeps = self.settings.substeps.max(1);
         let h = dt / substeps as Real;
         let inv_h = 1.0 / h;
-        let softness = ContactSoftness::new(&self.settings.contact, h);
-        let gravity = self.settings.gravity;
         let mut wide = std::mem::take(&mut self.scratch.wide);
-        wide.begin(&solver_bodies, &self.settings.contact, softness);
-        self.build_constraints(&solver_bodies, &sweeps, &mut wide, &mut constraint_pairs);
 
         for _ in 0..substeps {
-            for (index, sweep) in sweeps.iter().enumerate().skip(1) {
-                let body = &self.bodies[sweep.key];
-                let sb = &mut solver_bodies[index];
-                if body.kind == BodyKind::Dynamic {
-                    sb.linear_velocity +=
-                        (gravity * body.gravity_scale + body.force * body.inv_mass) * h;
-                    sb.angular_velocity += body.torque * body.inv_inertia * h;
-                    sb.linear_velocity /= 1.0 + h * body.linear_damping;
-                    sb.angular_velocity /= 1.0 + h * body.angular_damping;
-                }
+            // The same expressions as integrating each body in place.
+            for kick in &kicks {
+                let sb = &mut solver_bodies[kick.index as usize];
+                sb.linear_velocity += kick.linear;
+                sb.angular_velocity += kick.angular;
+                sb.linear_velocity /= kick.linear_damping;
+                sb.angular_velocity /= kick.angular_damping;
             }
             wide.warm_start(&mut solver_bodies);
             wide.solve(&mut solver_bodies, inv_h, true);
@@ -211,18 +250,15 @@ impl World {
         }
         wide.restitution(&mut solver_bodies);
 
-        // Each constraint's impulses back to its pair, for warm starting.
+        // Each constraint's impulses back to its pair, for warm starting:
+        // the narrowphase left the points' ids in place, in pair order.
         for (constraint, &index) in constraint_pairs.iter().enumerate() {
-            let Some(pair) = self.contacts.at_mut(index as usize) else {
+            let Some(impulses) = self.contacts.impulses_at_mut(index as usize) else {
                 continue;
             };
-            let Some(manifold) = pair.manifold.as_ref() else {
-                continue;
-            };
-            pair.impulses.clear();
-            for (k, p) in manifold.points.iter().enumerate() {
-                let (normal, tangent, _) = wide.point_impulses(constraint, k);
-                pair.impulses.push((p.id, normal, tangent));
+            for (k, (_, normal, tangent)) in impulses.iter_mut().enumerate() {
+                let (n, t, _) = wide.point_impulses(constraint, k);
+                (*normal, *tangent) = (n, t);
             }
         }
 
@@ -261,62 +297,7 @@ impl World {
         self.scratch.solver_bodies = solver_bodies;
         self.scratch.sweeps = sweeps;
         self.scratch.constraint_pairs = constraint_pairs;
+        self.scratch.kicks = kicks;
         self.scratch.wide = wide;
-    }
-
-    /// One contact constraint per solid pair with a manifold and a simulated
-    /// body, in map order, built straight into its lane (with its pair's map
-    /// index in `constraint_pairs`); impulses warm-started by feature id.
-    #[inline(never)]
-    fn build_constraints(
-        &self,
-        solver_bodies: &[SolverBody],
-        sweeps: &[Sweep],
-        wide: &mut WideContacts,
-        constraint_pairs: &mut Vec<u32>,
-    ) {
-        // A simulated body's centre of mass is its sweep's start; the others'
-        // are computed the same way.
-        let center = |body: &super::Body, index: usize| match sweeps.get(index) {
-            Some(sweep) if index != 0 => sweep.center0,
-            _ => body.pose.transform_point(body.local_center),
-        };
-        for &index in &self.scratch.solid_pairs {
-            let Some((key, pair)) = self.contacts.at(index as usize) else {
-                continue;
-            };
-            let Some(manifold) = pair.manifold.as_ref() else {
-                continue;
-            };
-            if pair.sensor {
-                continue;
-            }
-            let (ca, cb) = (&self.colliders[key.0.key], &self.colliders[key.1.key]);
-            let (ba, bb) = (&self.bodies[ca.body.key], &self.bodies[cb.body.key]);
-            let (ia, ib) = (ba.solver_index as usize, bb.solver_index as usize);
-            if ia == 0 && ib == 0 {
-                continue;
-            }
-            let friction = (ca.material.friction * cb.material.friction).sqrt();
-            let restitution = ca.material.restitution.max(cb.material.restitution);
-            let impulses = &pair.impulses;
-            wide.push_manifold(
-                solver_bodies,
-                ia,
-                ib,
-                center(ba, ia),
-                center(bb, ib),
-                manifold,
-                friction,
-                restitution,
-                |id| {
-                    impulses
-                        .iter()
-                        .find(|(stored, _, _)| *stored == id)
-                        .map_or((0.0, 0.0), |&(_, n, t)| (n, t))
-                },
-            );
-            constraint_pairs.push(index);
-        }
     }
 }

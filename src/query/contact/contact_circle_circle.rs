@@ -1,7 +1,7 @@
 //! Contact between two discs (a point is a disc of radius 0).
 
 use super::clip::{sanitize_margin, unit, vertex_feature};
-use super::convex_manifold::point_manifold;
+use super::convex_manifold::{ConvexManifold, point_manifold};
 use super::{FeatureId, Manifold};
 use crate::math::{Real, Vec2, vec2};
 
@@ -18,6 +18,34 @@ pub fn contact_circle_circle(
     radius_b: Real,
     margin: Real,
 ) -> Option<Manifold> {
+    circle_circle(center_a, radius_a, center_b, radius_b, margin).map(|m| m.into_manifold())
+}
+
+/// [`contact_circle_circle`] written into `out` (`None` when apart), in
+/// place when `out` already holds a manifold: the same result without
+/// moving a whole manifold.
+pub(crate) fn contact_circle_circle_into(
+    center_a: Vec2,
+    radius_a: Real,
+    center_b: Vec2,
+    radius_b: Real,
+    margin: Real,
+    out: &mut Option<Manifold>,
+) {
+    match circle_circle(center_a, radius_a, center_b, radius_b, margin) {
+        Some(manifold) => manifold.write_into(out),
+        None => *out = None,
+    }
+}
+
+#[inline(always)]
+fn circle_circle(
+    center_a: Vec2,
+    radius_a: Real,
+    center_b: Vec2,
+    radius_b: Real,
+    margin: Real,
+) -> Option<ConvexManifold> {
     let margin = sanitize_margin(margin);
     let offset = center_b - center_a;
     let distance = offset.norm();
@@ -26,10 +54,9 @@ pub fn contact_circle_circle(
     }
     let normal = unit(offset).unwrap_or(vec2(1.0, 0.0));
     let id = FeatureId::new(vertex_feature(0), vertex_feature(0));
-    Some(
-        point_manifold(normal, center_a, radius_a, center_b, radius_b, distance, id)
-            .into_manifold(),
-    )
+    Some(point_manifold(
+        normal, center_a, radius_a, center_b, radius_b, distance, id,
+    ))
 }
 
 #[cfg(test)]

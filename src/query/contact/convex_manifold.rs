@@ -86,6 +86,27 @@ impl ConvexManifold {
             points: SmallVec::from_buf_and_len([first, second, second, second], self.len.min(2)),
         }
     }
+
+    /// Makes `out` the manifold [`Self::into_manifold`] gives (equal to it),
+    /// rewriting an existing one in place rather than moving a whole new
+    /// one in.
+    pub(super) fn write_into(self, out: &mut Option<Manifold>) {
+        let Some(manifold) = out else {
+            *out = Some(self.into_manifold());
+            return;
+        };
+        manifold.normal = self.normal;
+        manifold.points.clear();
+        for p in &self.points[..self.len.min(2)] {
+            manifold.points.push(ContactPoint {
+                point: p.point,
+                depth: p.depth,
+                id: p.id,
+                part_a: None,
+                part_b: None,
+            });
+        }
+    }
 }
 
 /// A one-point manifold between core point `core_a` (radius `radius_a`) and
@@ -137,5 +158,33 @@ mod tests {
         moved.transform(&Rot2::new(std::f32::consts::FRAC_PI_2), vec2(10.0, 0.0));
         assert!((moved.normal - vec2(0.0, 1.0)).norm() < 1e-6);
         assert!((moved.points()[0].point - vec2(9.0, 3.0)).norm() < 1e-6);
+    }
+
+    #[test]
+    fn written_in_place_it_is_the_same_manifold() {
+        let point = |x: Real, id: u32| ConvexPoint {
+            point: vec2(x, 1.0),
+            depth: 0.25 * x,
+            id: FeatureId(id),
+        };
+        let two = ConvexManifold::new(vec2(0.0, 1.0), point(1.0, 7), Some(point(2.0, 9)));
+        let one = ConvexManifold::new(vec2(1.0, 0.0), point(3.0, 1), None);
+        // Into nothing, over a longer one, over a shorter one, over one
+        // with parts and four points (a tree's).
+        let mut four = two.into_manifold();
+        four.points.extend(four.points.clone());
+        for p in &mut four.points {
+            p.part_a = Some(crate::shape::PartId(3));
+        }
+        for (before, new) in [
+            (None, two),
+            (Some(two.into_manifold()), one),
+            (Some(one.into_manifold()), two),
+            (Some(four), one),
+        ] {
+            let mut out = before;
+            new.write_into(&mut out);
+            assert_eq!(out, Some(new.into_manifold()));
+        }
     }
 }
