@@ -24,8 +24,7 @@ use super::handles::{ColliderHandle, ColliderKey};
 use super::pair_map::NOT_QUIET;
 use super::settings::SPECULATIVE_DISTANCE;
 use super::{Collider, Event, World};
-use crate::query::contact::contact_circle_circle_into;
-use crate::query::contact_with_margin;
+use crate::query::contact::{contact_circle_circle_into, contact_with_margin_into};
 use crate::shape::Shape;
 use slotmap::SlotMap;
 
@@ -135,10 +134,14 @@ impl World {
                             leaf_contacts,
                             &mut pair.manifold,
                         ),
-                    (shape_a, shape_b) => {
-                        pair.manifold =
-                            contact_with_margin(shape_a, &a.pose, shape_b, &b.pose, margin);
-                    }
+                    (shape_a, shape_b) => contact_with_margin_into(
+                        shape_a,
+                        &a.pose,
+                        shape_b,
+                        &b.pose,
+                        margin,
+                        &mut pair.manifold,
+                    ),
                 },
             }
             // Some point at depth ≥ 0 (the deepest is, exactly when one is).

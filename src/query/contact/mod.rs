@@ -84,6 +84,7 @@ mod framed_box;
 mod lanes;
 mod local_frame;
 
+use convex_manifold::ConvexManifold;
 use framed_box::BoxShape;
 use local_frame::{FramedPair, contact_boxes};
 
@@ -229,18 +230,48 @@ pub fn contact_with_margin(
     pose_b: &Pose,
     margin: Real,
 ) -> Option<Manifold> {
-    // Two boxes take the closed-form box path (see `contact_box_box`).
-    if let (Some(box_a), Some(box_b)) = (BoxShape::of(a), BoxShape::of(b)) {
-        let manifold = contact_boxes((a, box_a), pose_a, (b, box_b), pose_b, margin).0?;
-        return manifold.is_finite().then(|| manifold.into_manifold());
+    match contact_convex(a, pose_a, b, pose_b, margin) {
+        Some(convex) => convex.map(ConvexManifold::into_manifold),
+        None => contact_placed(&Placed::new(a, pose_a), &Placed::new(b, pose_b), margin),
     }
-    // Convex polygon pairs, and discs and capsules against them, skip placing
-    // both shapes in the world (see `local_frame`).
-    let Some(framed) = FramedPair::of(a, b) else {
-        return contact_placed(&Placed::new(a, pose_a), &Placed::new(b, pose_b), margin);
+}
+
+/// [`contact_with_margin`] written into `out`, in place when `out` already
+/// holds a manifold and the pair takes one of the convex paths: the same
+/// result without moving a whole manifold.
+pub(crate) fn contact_with_margin_into(
+    a: &Shape,
+    pose_a: &Pose,
+    b: &Shape,
+    pose_b: &Pose,
+    margin: Real,
+    out: &mut Option<Manifold>,
+) {
+    match contact_convex(a, pose_a, b, pose_b, margin) {
+        Some(Some(convex)) => convex.write_into(out),
+        Some(None) => *out = None,
+        None => *out = contact_placed(&Placed::new(a, pose_a), &Placed::new(b, pose_b), margin),
+    }
+}
+
+/// The pairs that skip placing both shapes in the world: `Some(answer)`
+/// (a finite manifold or none) for two boxes (the closed-form box path, see
+/// `contact_box_box`) and for convex polygon pairs and discs and capsules
+/// against them (see `local_frame`); `None` for every other pair.
+#[inline(always)]
+fn contact_convex(
+    a: &Shape,
+    pose_a: &Pose,
+    b: &Shape,
+    pose_b: &Pose,
+    margin: Real,
+) -> Option<Option<ConvexManifold>> {
+    let manifold = if let (Some(box_a), Some(box_b)) = (BoxShape::of(a), BoxShape::of(b)) {
+        contact_boxes((a, box_a), pose_a, (b, box_b), pose_b, margin).0
+    } else {
+        FramedPair::of(a, b)?.contact(a, pose_a, b, pose_b, margin)
     };
-    let manifold = framed.contact(a, pose_a, b, pose_b, margin)?;
-    manifold.is_finite().then(|| manifold.into_manifold())
+    Some(manifold.filter(ConvexManifold::is_finite))
 }
 
 /// [`contact_with_margin`] for shapes already placed in the world.
@@ -397,6 +428,42 @@ mod tests {
         }
         // The offsets are small enough that most pairs touch.
         assert!(contacts > 60, "only {contacts} contacts");
+    }
+
+    #[test]
+    fn written_in_place_every_pair_gives_the_same_manifold() {
+        // Whatever the slot held before (nothing, a one-point manifold, a
+        // tree's four points with parts), it ends equal to the returned one.
+        let shapes = one_of_each_kind();
+        let pose_a = Pose::new(vec2(1.0, 2.0), 0.3).with_scale(1.5);
+        let disc = Shape::from(Circle::new(vec2(0.0, 0.0), 1.0).unwrap());
+        let mut before: Vec<Option<Manifold>> = vec![None];
+        before.push(contact_with_margin(&disc, &pose_a, &disc, &pose_a, 0.1));
+        let mut checked = 0;
+        for a in &shapes {
+            for b in &shapes {
+                for offset in [
+                    vec2(0.3, 0.2),
+                    vec2(-0.5, 0.6),
+                    vec2(0.9, -0.1),
+                    vec2(9.0, 0.0),
+                ] {
+                    let pose_b = Pose::new(pose_a.translation + offset, -0.7).with_scale(0.8);
+                    let want = contact_with_margin(a, &pose_a, b, &pose_b, 0.1);
+                    for old in &before {
+                        let mut out = old.clone();
+                        contact_with_margin_into(a, &pose_a, b, &pose_b, 0.1, &mut out);
+                        assert_eq!(out, want, "{:?} vs {:?}", a.kind(), b.kind());
+                        checked += 1;
+                    }
+                    if want.as_ref().is_some_and(|m| m.points.len() > 2) {
+                        before.push(want);
+                    }
+                }
+            }
+        }
+        assert!(before.len() > 2, "no manifold of more than two points");
+        assert!(checked > 200);
     }
 
     #[test]
