@@ -10,6 +10,8 @@
 //!   are the slowest of the suite (10,000 cases each, a minute or two;
 //!   TREE_FIT_CASES overrides the count for a quick local run);
 //! - the report agrees: worst leaf overhang <= ε, leaf coverage 1;
+//! - regression: a mask island whose edge lies on a quadtree line is covered
+//!   (a quarter cell's candidate segments once missed that edge);
 //! - a fitted tree never misses a hit that its exact outline would have, and
 //!   never hits more than ε away from it (10,000 random probes and poses);
 //! - fit quality: radii vary (corner leaves small, inner ones large), the
@@ -454,6 +456,52 @@ fn explicit_trees_report_against_their_leaves_and_weigh_their_union() {
     let union = 2.0 * std::f32::consts::PI - lens;
     assert!((tree.mass_properties().area - union).abs() < 1e-4);
     assert_eq!(tree.source_mass_properties(), None);
+}
+
+/// Regression: a one-pixel-wide island (column 5, rows 2 to 4) whose bottom
+/// edge lies on a line of the fitting quadtree. Quarter cells computed as
+/// centre ± half reached an ulp past their parent cell, so the island's bottom
+/// edge, lying along their side, was not among their candidate segments; the
+/// corner on it was dropped and the leaf left a strip along the edge bare
+/// (leaf coverage 0.9995).
+#[test]
+fn mask_island_on_a_quadtree_line_is_fully_covered() {
+    #[rustfmt::skip]
+    let alpha: Vec<u8> = [
+        1, 1, 1, 0, 0, 0, 0, 0,
+        1, 1, 1, 1, 0, 0, 0, 0,
+        1, 1, 1, 1, 0, 1, 0, 0,
+        1, 1, 1, 1, 0, 1, 0, 0,
+        1, 1, 1, 1, 0, 1, 0, 0,
+        1, 1, 1, 1, 0, 0, 0, 0,
+        1, 1, 1, 1, 0, 0, 0, 0,
+        1, 1, 1, 0, 0, 0, 0, 0,
+        1, 1, 1, 0, 0, 0, 0, 0,
+        1, 1, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0,
+    ]
+    .iter()
+    .map(|&solid| solid * 255)
+    .collect();
+    let (width, height, pixel): (usize, usize, Real) = (8, 14, 0.6213179);
+    let mask = AlphaMask::new(width, height, alpha, 1, pixel).unwrap();
+    let epsilon = 0.24989435 * pixel * height as Real * 0.5;
+    let (tree, report) = CircleTree::fit_mask(&mask, &FitOptions::new(epsilon)).unwrap();
+    // The strip left bare ran along the island's bottom edge: every point of it is in a leaf.
+    let (lo, hi) = mask.pixel_rect(5, 4);
+    for k in 0..=64 {
+        let t = k as f64 / 64.0;
+        let point = V::new(lo.x as f64 + t * (hi.x - lo.x) as f64, lo.y as f64);
+        assert!(
+            tree.leaf_circles()
+                .any(|c| (point - v(c.center())).norm() <= c.radius() as f64),
+            "{point:?} is in no leaf\n{report}"
+        );
+    }
+    check_fit(&tree, &report, &Truth::of_mask(&mask), epsilon).unwrap();
 }
 
 #[test]

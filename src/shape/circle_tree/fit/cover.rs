@@ -275,7 +275,7 @@ impl Pool<'_> {
                 self.take(index);
                 members.push(id);
             } else if depth > 0
-                && self.pieces[index].cell_half > SPLIT_FLOOR * self.epsilon
+                && self.pieces[index].cell.half() > SPLIT_FLOOR * self.epsilon
                 && hull_distance(hull, disc.center) < admissible
             {
                 let quarters = self.pieces[index].split(self.region);

@@ -8,6 +8,10 @@
 //! them holds the whole piece. A cell is split while the best disc for its
 //! piece ([`super::disc_fit`]) overhangs by more than the piece target.
 //!
+//! Quarter cells are cut at their parent's midpoint, so every cell's closed
+//! box lies exactly inside its parent's and the parent's crossing segments
+//! are all the candidates a quarter needs (see [`Cell::quarters`]).
+//!
 //! Termination: a piece in a cell of circumradius ρ fits a disc of radius ρ
 //! about the cell centre, which lies within ρ of S, so its overhang bound is
 //! at most 2ρ (plus the outline's own offset from the true shape); cells stop
@@ -22,16 +26,63 @@ use super::region::Region;
 /// that lies on the outline.
 const CORNER_TOLERANCE: f64 = 1e-12;
 
+/// A quadtree cell: a closed square box (f64, local frame).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Cell {
+    pub lo: DVec,
+    pub hi: DVec,
+}
+
+impl Cell {
+    /// Half the side of the cell.
+    pub fn half(&self) -> f64 {
+        0.5 * (self.hi.x - self.lo.x)
+    }
+
+    /// The four quarters, cut at the midpoint.
+    ///
+    /// Each quarter's box lies exactly inside this one: `lo <= (lo + hi) / 2
+    /// <= hi` holds in f64 (rounding is monotone and halving `2 lo` is exact),
+    /// and clipping a segment to a box ([`clip_segment`]) is monotone in the
+    /// box under correctly rounded arithmetic, so a segment that meets a
+    /// quarter also met this cell and is among its crossing segments. A
+    /// quarter built as `centre ± half / 2` instead can reach an ulp past
+    /// this cell: a boundary segment lying along that side then meets the
+    /// quarter but is missing from its candidates, the corner on it (whose
+    /// inside test may go either way on the boundary) is dropped, and the
+    /// piece's hull loses a strip of the region that no leaf is then made
+    /// to hold.
+    pub fn quarters(&self) -> [Cell; 4] {
+        let mid = (self.lo + self.hi) * 0.5;
+        [
+            Cell {
+                lo: self.lo,
+                hi: mid,
+            },
+            Cell {
+                lo: DVec::new(mid.x, self.lo.y),
+                hi: DVec::new(self.hi.x, mid.y),
+            },
+            Cell {
+                lo: mid,
+                hi: self.hi,
+            },
+            Cell {
+                lo: DVec::new(self.lo.x, mid.y),
+                hi: DVec::new(mid.x, self.hi.y),
+            },
+        ]
+    }
+}
+
 /// One piece: the hull of S ∩ cell, its best disc, and its cell (to split it).
 pub(crate) struct Piece {
     /// Convex hull of the piece (counter-clockwise, f64, local frame).
     pub hull: Vec<DVec>,
     /// The disc of least overhang bound found for this piece.
     pub disc: FittedDisc,
-    /// Centre of the quadtree cell.
-    pub cell_center: DVec,
-    /// Half side of the quadtree cell.
-    pub cell_half: f64,
+    /// The quadtree cell.
+    pub cell: Cell,
     /// Boundary segments that cross the cell.
     pub segments: Vec<u32>,
 }
@@ -46,13 +97,12 @@ impl Piece {
     /// quarter's hull lies inside its parent's, so the parent's centre still
     /// serves it (with the radius the quarter needs): no new search.
     pub fn split(&self, region: &Region) -> Vec<Piece> {
-        let quarter = self.cell_half * 0.5;
         let sd_at_center = self.disc.overhang - self.disc.radius;
-        [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)]
+        self.cell
+            .quarters()
             .into_iter()
-            .filter_map(|(dx, dy)| {
-                let center = self.cell_center + DVec::new(dx, dy) * quarter;
-                let hull = piece_hull(region, center, quarter, &self.segments)?;
+            .filter_map(|cell| {
+                let hull = piece_hull(region, cell, &self.segments)?;
                 let radius = reach(&hull.0, self.disc.center);
                 Some(Piece {
                     hull: hull.0,
@@ -61,8 +111,7 @@ impl Piece {
                         radius,
                         overhang: radius + sd_at_center,
                     },
-                    cell_center: center,
-                    cell_half: quarter,
+                    cell,
                     segments: hull.1,
                 })
             })
@@ -132,17 +181,11 @@ fn clip_segment(a: DVec, b: DVec, lo: DVec, hi: DVec) -> Option<(DVec, DVec)> {
     Some((start, end))
 }
 
-/// The hull of the piece of the cell centred on `center` with half side
-/// `half` and the segments crossing the cell, if the region meets the cell;
-/// `candidates` are the segments that may cross it.
-fn piece_hull(
-    region: &Region,
-    center: DVec,
-    half: f64,
-    candidates: &[u32],
-) -> Option<(Vec<DVec>, Vec<u32>)> {
-    let lo = center - DVec::repeat(half);
-    let hi = center + DVec::repeat(half);
+/// The hull of the piece of `cell` and the segments crossing the cell, if
+/// the region meets the cell; `candidates` must hold every segment that meets
+/// the cell's closed box (those crossing a cell that contains it).
+fn piece_hull(region: &Region, cell: Cell, candidates: &[u32]) -> Option<(Vec<DVec>, Vec<u32>)> {
+    let Cell { lo, hi } = cell;
     let mut points = Vec::new();
     let mut segments = Vec::new();
     for &id in candidates {
@@ -156,7 +199,7 @@ fn piece_hull(
     let corners = [lo, DVec::new(hi.x, lo.y), hi, DVec::new(lo.x, hi.y)];
     if segments.is_empty() {
         // No boundary crosses the cell: wholly inside or wholly outside.
-        if !region.inside(center) {
+        if !region.inside((lo + hi) * 0.5) {
             return None;
         }
         points.extend_from_slice(&corners);
@@ -175,21 +218,14 @@ fn piece_hull(
     Some((convex_hull(&mut points), segments))
 }
 
-/// The piece of the cell centred on `center` with half side `half`, with its
-/// best disc, if the region meets the cell.
-pub(crate) fn make_piece(
-    region: &Region,
-    center: DVec,
-    half: f64,
-    candidates: &[u32],
-) -> Option<Piece> {
-    let (hull, segments) = piece_hull(region, center, half, candidates)?;
+/// The piece of `cell`, with its best disc, if the region meets the cell.
+pub(crate) fn make_piece(region: &Region, cell: Cell, candidates: &[u32]) -> Option<Piece> {
+    let (hull, segments) = piece_hull(region, cell, candidates)?;
     let disc = fit_disc(region, &hull, Search::FULL);
     Some(Piece {
         hull,
         disc,
-        cell_center: center,
-        cell_half: half,
+        cell,
         segments,
     })
 }
@@ -202,15 +238,17 @@ pub(crate) fn partition(region: &Region, target: f64) -> Vec<Piece> {
     let min_half = target / (2.0 * std::f64::consts::SQRT_2) * 0.5;
     let all: Vec<u32> = (0..region.segments.len() as u32).collect();
     let mut pieces = Vec::new();
-    let mut stack: Vec<Piece> = make_piece(region, center, half, &all).into_iter().collect();
+    let root = Cell {
+        lo: center - DVec::repeat(half),
+        hi: center + DVec::repeat(half),
+    };
+    let mut stack: Vec<Piece> = make_piece(region, root, &all).into_iter().collect();
     while let Some(piece) = stack.pop() {
-        if piece.disc.overhang <= target || piece.cell_half <= min_half {
+        if piece.disc.overhang <= target || piece.cell.half() <= min_half {
             pieces.push(piece);
         } else {
-            let quarter = piece.cell_half * 0.5;
-            for (dx, dy) in [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)] {
-                let center = piece.cell_center + DVec::new(dx, dy) * quarter;
-                stack.extend(make_piece(region, center, quarter, &piece.segments));
+            for cell in piece.cell.quarters() {
+                stack.extend(make_piece(region, cell, &piece.segments));
             }
         }
     }
@@ -219,7 +257,9 @@ pub(crate) fn partition(region: &Region, target: f64) -> Vec<Piece> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::{AlphaMask, PIECE_TARGET_FRACTION, cover::hull_distance};
     use super::*;
+    use crate::shape::MassProperties;
 
     #[test]
     fn hull_drops_inner_and_collinear_points() {
@@ -234,6 +274,124 @@ mod tests {
         ];
         let hull = convex_hull(&mut points);
         assert_eq!(hull.len(), 4);
+    }
+
+    /// A mask with a one-pixel island (column 5, rows 2 to 4) whose bottom
+    /// edge lies on a quadtree line at this pixel size: the quarter cells
+    /// above that line once lost the edge from their candidates.
+    fn island_mask() -> AlphaMask {
+        #[rustfmt::skip]
+        let solid: [u8; 112] = [
+            1, 1, 1, 0, 0, 0, 0, 0,
+            1, 1, 1, 1, 0, 0, 0, 0,
+            1, 1, 1, 1, 0, 1, 0, 0,
+            1, 1, 1, 1, 0, 1, 0, 0,
+            1, 1, 1, 1, 0, 1, 0, 0,
+            1, 1, 1, 1, 0, 0, 0, 0,
+            1, 1, 1, 1, 0, 0, 0, 0,
+            1, 1, 1, 0, 0, 0, 0, 0,
+            1, 1, 1, 0, 0, 0, 0, 0,
+            1, 1, 0, 0, 0, 0, 0, 0,
+            0, 0, 0, 0, 0, 0, 0, 0,
+            0, 0, 0, 0, 0, 0, 0, 0,
+            0, 0, 0, 0, 0, 0, 0, 0,
+            0, 0, 0, 0, 0, 0, 0, 0,
+        ];
+        let alpha = solid.iter().map(|&s| s * 255).collect();
+        AlphaMask::new(8, 14, alpha, 1, 0.6213179).unwrap()
+    }
+
+    /// The island mask's piece target: the fit's for ε = 0.24989435 · pixel · 14 / 2.
+    fn island_target(mask: &AlphaMask) -> f64 {
+        (0.24989435 * mask.pixel_size() * 7.0) as f64 * PIECE_TARGET_FRACTION
+    }
+
+    /// The partition's pieces and, for each, the quarters the fill would make.
+    fn pieces_and_quarters(region: &Region, target: f64) -> Vec<Piece> {
+        let pieces = partition(region, target);
+        let quarters: Vec<Piece> = pieces.iter().flat_map(|p| p.split(region)).collect();
+        pieces.into_iter().chain(quarters).collect()
+    }
+
+    /// Every solid pixel clipped to a piece's cell lies in the piece's hull,
+    /// for the pieces of the partition and their fill quarters.
+    #[test]
+    fn piece_hulls_hold_every_solid_pixel_inside_their_cells() {
+        let mask = island_mask();
+        let region = mask.region();
+        let pieces = pieces_and_quarters(&region, island_target(&mask));
+        // Clipped end points are rounded: the cover's slack, relative to the size.
+        let tolerance = 1e-12 * region.size();
+        let mut checked = 0;
+        for piece in &pieces {
+            let Cell {
+                lo: cell_lo,
+                hi: cell_hi,
+            } = piece.cell;
+            for row in 0..mask.height() {
+                for col in 0..mask.width() {
+                    if !mask.is_solid(col, row) {
+                        continue;
+                    }
+                    let (lo, hi) = mask.pixel_rect(col, row);
+                    let lo = DVec::new(lo.x as f64, lo.y as f64).sup(&cell_lo);
+                    let hi = DVec::new(hi.x as f64, hi.y as f64).inf(&cell_hi);
+                    if lo.x > hi.x || lo.y > hi.y {
+                        continue;
+                    }
+                    // The hull is convex: holding the corners holds the rectangle.
+                    for corner in [lo, DVec::new(hi.x, lo.y), hi, DVec::new(lo.x, hi.y)] {
+                        let gap = hull_distance(&piece.hull, corner);
+                        assert!(
+                            gap <= tolerance,
+                            "pixel ({col}, {row}) point {corner:?} is {gap} outside the hull \
+                             {:?} of cell {cell_lo:?}..{cell_hi:?}",
+                            piece.hull
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 100, "{checked}");
+    }
+
+    /// A piece's crossing segments are exactly the boundary segments that
+    /// meet its cell's closed box (brute force over the whole boundary): no
+    /// quarter misses a segment its parent filtered out.
+    #[test]
+    fn every_segment_meeting_a_cell_is_among_its_crossing_segments() {
+        let island = island_mask();
+        let star = crate::shape::circle_tree::samples::star();
+        let star_outline: Vec<DVec> = star
+            .vertices()
+            .iter()
+            .map(|p| DVec::new(p.x as f64, p.y as f64))
+            .collect();
+        let cases = [
+            (island.region(), island_target(&island)),
+            (
+                crate::shape::circle_tree::samples::ship_mask(40).region(),
+                0.05,
+            ),
+            (Region::polygon(&star_outline, MassProperties::ZERO), 0.005),
+        ];
+        for (case, (region, target)) in cases.iter().enumerate() {
+            let pieces = pieces_and_quarters(region, *target);
+            assert!(pieces.len() > 20, "case {case}: {}", pieces.len());
+            for piece in &pieces {
+                let Cell { lo, hi } = piece.cell;
+                let meeting: Vec<u32> = (0..region.segments.len() as u32)
+                    .filter(|&id| {
+                        let [a, b] = region.segments[id as usize];
+                        clip_segment(a, b, lo, hi).is_some()
+                    })
+                    .collect();
+                let mut listed = piece.segments.clone();
+                listed.sort_unstable();
+                assert_eq!(listed, meeting, "case {case}, cell {lo:?}..{hi:?}");
+            }
+        }
     }
 
     #[test]
