@@ -3,8 +3,11 @@
 //! capsule–polygon(8), each with the pair overlapping and separated; and
 //! `contact_with_margin` (the world's speculative margin) between two unit
 //! boxes as in a stacked pyramid: resting (overlapping by a few millimetres,
-//! slightly turned), speculative (apart by less than the margin) and
-//! separated.
+//! slightly turned), rotated (turned 0.4 rad, a corner into the face below),
+//! speculative (apart by less than the margin, stacked), side apart (row
+//! neighbours apart by less than the margin, slightly turned) and
+//! separated; the boxes are `ConvexPolygon::rectangle`s, which take the
+//! closed-form box path.
 //!
 //! Run: `cargo bench --bench queries`.
 
@@ -88,7 +91,9 @@ fn bench_box_box(c: &mut Criterion) {
     let lower = Pose::from_translation(vec2(0.0, 0.5));
     let cases = [
         ("resting", Pose::new(vec2(0.1, 1.495), 0.002), 2),
+        ("rotated", Pose::new(vec2(0.1, 1.62), 0.4), 1),
         ("speculative", Pose::new(vec2(0.1, 1.51), 0.0), 2),
+        ("side_apart", Pose::new(vec2(1.008, 0.5003), 0.0015), 2),
         ("separated", Pose::new(vec2(2.5, 0.7), 0.5), 0),
     ];
     let mut group = c.benchmark_group("box_box");

@@ -12,6 +12,8 @@
 //! - `run` on `scenes/shooter.ron` for 600 steps reports hits on at least
 //!   three named parts of its circle-tree ships, and ends with exactly the
 //!   bodies the scene declares (shots are projectiles, not bodies);
+//! - a reader that closes standard output early (`circlet run … | head`)
+//!   ends the run quietly, with no panic;
 //! - `view` without a display says how to get a window;
 //! - `circlet` with no arguments and no display runs the showcase headless,
 //!   writes a PNG and says how to get a window (needs contact manifolds).
@@ -331,6 +333,23 @@ fn run_on_the_shooter_reports_hits_on_several_named_parts() {
     let bytes = std::fs::read(dir.join("out.png")).unwrap();
     assert_eq!(&bytes[1..4], b"PNG");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_closed_standard_output_is_no_panic() {
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_circlet"))
+        .args(["run", "ballpit", "--steps", "60"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the circlet binary runs");
+    // The reader goes away before the summary is printed.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("circlet ends");
+    let stderr = text(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(out.status.success(), "{:?}: {stderr}", out.status);
 }
 
 #[test]

@@ -4,17 +4,20 @@
 //!   of 1 to 4 points that share bodies freely, warm starting and solving
 //!   in lanes gives bit for bit the bodies and impulses of the scalar
 //!   `warm_start_constraint` / `solve_constraint` run in `solve_order()`
-//!   (with and without bias, several passes);
+//!   (with and without bias, several passes, then restitution);
+//! - a constraint built straight into its lane from a manifold
+//!   (`push_manifold`) solves exactly as the same constraint built by
+//!   `ContactConstraint::new` and pushed whole;
 //! - no movable body is in two lanes of one batch's colour, and fixed
 //!   bodies are never written;
 //! - `solve_order()` lists every constraint exactly once.
 
 use circlet::dynamics::{
     ConstraintPoint, ContactConstraint, ContactSettings, ContactSoftness, SolverBody, WideContacts,
-    solve_constraint, warm_start_constraint,
+    apply_restitution, solve_constraint, warm_start_constraint,
 };
 use circlet::math::{Rot2, Vec2};
-use circlet::query::FeatureId;
+use circlet::query::{ContactPoint, FeatureId, Manifold};
 use proptest::prelude::*;
 
 fn body(seed: &[f32; 8], kind: u8) -> SolverBody {
@@ -41,6 +44,8 @@ fn constraint(
     angle: f32,
     points: &[[f32; 6]],
 ) -> ContactConstraint {
+    // Every third constraint bounces.
+    let restitution = if (a + b).is_multiple_of(3) { 0.5 } else { 0.0 };
     let normal = Vec2::new(angle.cos(), angle.sin());
     let points = points
         .iter()
@@ -54,7 +59,9 @@ fn constraint(
             max_normal_impulse: 0.0,
             normal_mass: 1.0 / (1.0 + q[0].abs()),
             tangent_mass: 1.0 / (1.0 + q[1].abs()),
-            relative_velocity: 0.0,
+            // Some points approach fast enough to bounce, some exactly at
+            // the threshold, some not.
+            relative_velocity: [-3.0 * q[1].abs(), -1.0, 0.5][i % 3],
             id: FeatureId(i as u32),
         })
         .collect();
@@ -64,7 +71,7 @@ fn constraint(
         body_b: b,
         normal,
         friction: 0.6,
-        restitution: 0.0,
+        restitution,
         against_fixed: fixed(a) || fixed(b),
         points,
     }
@@ -114,12 +121,12 @@ proptest! {
         let mut lane_constraints = constraints.clone();
         let mut scalar_bodies = bodies.clone();
         let mut scalar_constraints = constraints.clone();
-        wide.warm_start(&mut lane_bodies, &lane_constraints);
+        wide.warm_start(&mut lane_bodies);
         for &i in &order {
             warm_start_constraint(&mut scalar_bodies, &scalar_constraints[i as usize]);
         }
         for use_bias in [true, false, true] {
-            wide.solve(&mut lane_bodies, &mut lane_constraints, softness, inv_h, use_bias);
+            wide.solve(&mut lane_bodies, inv_h, use_bias);
             for &i in &order {
                 solve_constraint(
                     &mut scalar_bodies,
@@ -130,6 +137,14 @@ proptest! {
                     use_bias,
                 );
             }
+        }
+        wide.restitution(&mut lane_bodies);
+        for &i in &order {
+            apply_restitution(
+                &mut scalar_bodies,
+                std::slice::from_mut(&mut scalar_constraints[i as usize]),
+                &settings,
+            );
         }
         wide.finish(&mut lane_constraints);
         for (i, (lane, scalar)) in lane_bodies.iter().zip(&scalar_bodies).enumerate() {
@@ -184,4 +199,85 @@ fn a_ball_pile_needs_few_colours_and_no_overflow() {
     );
     assert_eq!(wide.overflow_count(), 0);
     assert!(wide.color_count() <= 8, "{} colours", wide.color_count());
+}
+
+type ManifoldSpec = (usize, usize, f32, Vec<[f32; 3]>, [f32; 4], f32);
+
+fn manifold_case() -> impl Strategy<Value = (Vec<([f32; 8], u8)>, Vec<ManifoldSpec>)> {
+    let unit = -2.0f32..2.0;
+    let bodies = prop::collection::vec((prop::array::uniform8(unit.clone()), any::<u8>()), 2..16);
+    bodies.prop_flat_map(move |bodies| {
+        let n = bodies.len();
+        let m = (
+            0..n,
+            0..n,
+            -3.2f32..3.2,
+            prop::collection::vec(prop::array::uniform3(-2.0f32..2.0), 1..=4),
+            prop::array::uniform4(-2.0f32..2.0),
+            0.0f32..1.0,
+        )
+            .prop_filter("two bodies", |m| m.0 != m.1);
+        (Just(bodies), prop::collection::vec(m, 0..40))
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2_000))]
+
+    #[test]
+    fn constraints_built_in_lanes_equal_whole_ones((seeds, specs) in manifold_case()) {
+        let bodies: Vec<SolverBody> = seeds.iter().map(|(s, k)| body(s, *k)).collect();
+        let settings = ContactSettings::default();
+        let softness = ContactSoftness::new(&settings, 1.0 / 240.0);
+        let warm = |id: FeatureId| (id.0 as f32 * 0.25, id.0 as f32 * -0.125);
+        let manifolds: Vec<Manifold> = specs
+            .iter()
+            .map(|(_, _, angle, points, _, _)| Manifold {
+                normal: Vec2::new(angle.cos(), angle.sin()),
+                points: points
+                    .iter()
+                    .enumerate()
+                    .map(|(i, q)| ContactPoint {
+                        point: Vec2::new(q[0], q[1]),
+                        depth: q[2] * 0.05,
+                        id: FeatureId(i as u32 + 1),
+                        part_a: None,
+                        part_b: None,
+                    })
+                    .collect(),
+            })
+            .collect();
+        let mut whole = WideContacts::default();
+        let mut built = WideContacts::default();
+        whole.begin(&bodies, &settings, softness);
+        built.begin(&bodies, &settings, softness);
+        for ((a, b, _, _, centres, restitution), manifold) in specs.iter().zip(&manifolds) {
+            let centre_a = Vec2::new(centres[0], centres[1]);
+            let centre_b = Vec2::new(centres[2], centres[3]);
+            let c = ContactConstraint::new(
+                &bodies, *a, *b, centre_a, centre_b, manifold, 0.6, *restitution, warm,
+            );
+            whole.push_constraint(&bodies, &c);
+            built.push_manifold(
+                &bodies, *a, *b, centre_a, centre_b, manifold, 0.6, *restitution, warm,
+            );
+        }
+        prop_assert_eq!(whole.solve_order(), built.solve_order());
+        let (mut bodies_whole, mut bodies_built) = (bodies.clone(), bodies.clone());
+        for (wide, bodies) in [(&mut whole, &mut bodies_whole), (&mut built, &mut bodies_built)] {
+            wide.warm_start(bodies);
+            wide.solve(bodies, 240.0, true);
+            wide.solve(bodies, 240.0, false);
+            wide.restitution(bodies);
+        }
+        prop_assert_eq!(&bodies_whole, &bodies_built);
+        for (index, (_, _, _, points, _, _)) in specs.iter().enumerate() {
+            for k in 0..points.len() {
+                let (w, b) = (whole.point_impulses(index, k), built.point_impulses(index, k));
+                prop_assert_eq!(w.0.to_bits(), b.0.to_bits());
+                prop_assert_eq!(w.1.to_bits(), b.1.to_bits());
+                prop_assert_eq!(w.2.to_bits(), b.2.to_bits());
+            }
+        }
+    }
 }

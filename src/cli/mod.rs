@@ -1,4 +1,17 @@
 //! The commands of the `circlet` binary (not part of the library).
+//!
+//! Standard output goes through [`say!`]: a reader that stops early (`circlet
+//! run … | head`) ends the output quietly instead of a panic on the broken
+//! pipe.
+
+/// `println!` that never panics: a closed standard output (the reader went
+/// away) drops the line instead.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout().lock(), $($arg)*);
+    }};
+}
 
 mod run;
 
@@ -78,7 +91,7 @@ pub fn check(scenes: &[String]) -> ExitCode {
     for scene in scenes {
         let source = resolve(scene);
         match source.load() {
-            Ok(loaded) => println!(
+            Ok(loaded) => say!(
                 "{}: ok ({} bodies, {} guns)",
                 source.file_label(),
                 loaded.world.body_count(),
@@ -131,7 +144,7 @@ pub fn view(scene: &str, options: ViewOptions) -> ExitCode {
     match circlet::viewer::run(options) {
         Ok(report) => {
             if let Some(path) = report.screenshot {
-                println!(
+                say!(
                     "circlet: {} frames, {} steps; screenshot {}",
                     report.frames,
                     report.steps,

@@ -131,14 +131,14 @@ pub fn run(options: RunOptions) -> ExitCode {
         ) {
             return problems_exit();
         }
-        println!("picture: {}", png.display());
+        say!("picture: {}", png.display());
     }
     if let Some(json) = &options.json {
         if let Err(error) = std::fs::write(json, summary.json()) {
             eprintln!("circlet: cannot write {}: {error}", json.display());
             return problems_exit();
         }
-        println!("summary: {}", json.display());
+        say!("summary: {}", json.display());
     }
     ExitCode::SUCCESS
 }
@@ -166,7 +166,7 @@ impl<'a> Summary<'a> {
     fn print(&self) {
         let stats = self.sim.stats();
         let world = self.sim.world();
-        println!(
+        say!(
             "{}: {} steps of {:.2} ms in {:.3} s ({:.0} steps/s, {:.1}x real time)",
             self.scene,
             stats.steps,
@@ -175,7 +175,7 @@ impl<'a> Summary<'a> {
             self.steps_per_second(),
             self.sim.time() / self.seconds.max(1e-9)
         );
-        println!(
+        say!(
             "bodies {}, contacts {}, shots {}, hits {}, state hash {:#018x}",
             world.body_count(),
             world.contact_count(),
@@ -193,7 +193,7 @@ impl<'a> Summary<'a> {
                     .iter()
                     .map(|(name, count)| format!("{name} {count}"))
                     .collect();
-                println!("hits by {label}: {}", hits.join(", "));
+                say!("hits by {label}: {}", hits.join(", "));
             }
         }
     }
@@ -249,10 +249,10 @@ pub fn headless_showcase(source: SceneSource, steps: u64) -> ExitCode {
             return problems_exit();
         }
     }
-    println!("circlet: no display, so the showcase scene ran headless for {steps} steps.");
-    println!("circlet: picture of the last step: {}", path.display());
-    println!("circlet: for a window, run circlet on a desktop, or under a virtual display:");
-    println!("circlet:     xvfb-run -a circlet view showcase");
-    println!("circlet: other commands: circlet --help");
+    say!("circlet: no display, so the showcase scene ran headless for {steps} steps.");
+    say!("circlet: picture of the last step: {}", path.display());
+    say!("circlet: for a window, run circlet on a desktop, or under a virtual display:");
+    say!("circlet:     xvfb-run -a circlet view showcase");
+    say!("circlet: other commands: circlet --help");
     ExitCode::SUCCESS
 }

@@ -17,7 +17,7 @@
 
 use super::softness::Softness;
 use crate::math::{Real, Rot2, Vec2, cross, perp};
-use crate::query::{FeatureId, Manifold};
+use crate::query::{ContactPoint, FeatureId, Manifold};
 
 /// Per-body state the solver reads and writes.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -126,6 +126,64 @@ pub struct ContactConstraint {
     pub points: smallvec::SmallVec<[ConstraintPoint; 4]>,
 }
 
+impl ConstraintPoint {
+    /// The constraint point of manifold point `point` between bodies `a` and
+    /// `b` (centres of mass `center_a`, `center_b`, world) along the unit
+    /// `normal`, starting from the stored impulses `warm` (normal, tangent).
+    #[inline]
+    pub fn new(
+        a: &SolverBody,
+        b: &SolverBody,
+        center_a: Vec2,
+        center_b: Vec2,
+        normal: Vec2,
+        point: &ContactPoint,
+        warm: (Real, Real),
+    ) -> ConstraintPoint {
+        let tangent = -perp(normal);
+        let anchor_a = point.point - center_a;
+        let anchor_b = point.point - center_b;
+        let rn_a = cross(anchor_a, normal);
+        let rn_b = cross(anchor_b, normal);
+        let k_normal =
+            a.inv_mass + b.inv_mass + a.inv_inertia * rn_a * rn_a + b.inv_inertia * rn_b * rn_b;
+        let rt_a = cross(anchor_a, tangent);
+        let rt_b = cross(anchor_b, tangent);
+        let k_tangent =
+            a.inv_mass + b.inv_mass + a.inv_inertia * rt_a * rt_a + b.inv_inertia * rt_b * rt_b;
+        let velocity_a = a.linear_velocity + perp(anchor_a) * a.angular_velocity;
+        let velocity_b = b.linear_velocity + perp(anchor_b) * b.angular_velocity;
+        let (normal_impulse, tangent_impulse) = warm;
+        ConstraintPoint {
+            anchor_a,
+            anchor_b,
+            // separation = -depth; remove the anchors' current normal offset
+            // so that s = dot(d, n) + base_separation in the substeps.
+            base_separation: -point.depth - (anchor_b - anchor_a).dot(&normal),
+            normal_impulse,
+            tangent_impulse,
+            max_normal_impulse: 0.0,
+            normal_mass: if k_normal > 0.0 { 1.0 / k_normal } else { 0.0 },
+            tangent_mass: if k_tangent > 0.0 {
+                1.0 / k_tangent
+            } else {
+                0.0
+            },
+            relative_velocity: (velocity_b - velocity_a).dot(&normal),
+            id: point.id,
+        }
+    }
+}
+
+impl SolverBody {
+    /// The body cannot move (inverse mass and inertia 0): static, kinematic
+    /// or the fixed stand-in.
+    #[inline]
+    pub fn is_fixed(&self) -> bool {
+        self.inv_mass == 0.0 && self.inv_inertia == 0.0
+    }
+}
+
 impl ContactConstraint {
     /// Builds a constraint from a manifold. `center_a`/`center_b` are the
     /// bodies' centres of mass (world) and `warm` returns the impulses stored
@@ -145,47 +203,10 @@ impl ContactConstraint {
         let a = &bodies[body_a];
         let b = &bodies[body_b];
         let normal = manifold.normal;
-        let tangent = -perp(normal);
         let points = manifold
             .points
             .iter()
-            .map(|p| {
-                let anchor_a = p.point - center_a;
-                let anchor_b = p.point - center_b;
-                let rn_a = cross(anchor_a, normal);
-                let rn_b = cross(anchor_b, normal);
-                let k_normal = a.inv_mass
-                    + b.inv_mass
-                    + a.inv_inertia * rn_a * rn_a
-                    + b.inv_inertia * rn_b * rn_b;
-                let rt_a = cross(anchor_a, tangent);
-                let rt_b = cross(anchor_b, tangent);
-                let k_tangent = a.inv_mass
-                    + b.inv_mass
-                    + a.inv_inertia * rt_a * rt_a
-                    + b.inv_inertia * rt_b * rt_b;
-                let velocity_a = a.linear_velocity + perp(anchor_a) * a.angular_velocity;
-                let velocity_b = b.linear_velocity + perp(anchor_b) * b.angular_velocity;
-                let (normal_impulse, tangent_impulse) = warm(p.id);
-                ConstraintPoint {
-                    anchor_a,
-                    anchor_b,
-                    // separation = -depth; remove the anchors' current normal offset
-                    // so that s = dot(d, n) + base_separation in the substeps.
-                    base_separation: -p.depth - (anchor_b - anchor_a).dot(&normal),
-                    normal_impulse,
-                    tangent_impulse,
-                    max_normal_impulse: 0.0,
-                    normal_mass: if k_normal > 0.0 { 1.0 / k_normal } else { 0.0 },
-                    tangent_mass: if k_tangent > 0.0 {
-                        1.0 / k_tangent
-                    } else {
-                        0.0
-                    },
-                    relative_velocity: (velocity_b - velocity_a).dot(&normal),
-                    id: p.id,
-                }
-            })
+            .map(|p| ConstraintPoint::new(a, b, center_a, center_b, normal, p, warm(p.id)))
             .collect();
         ContactConstraint {
             body_a,
@@ -193,8 +214,7 @@ impl ContactConstraint {
             normal,
             friction,
             restitution,
-            against_fixed: (a.inv_mass == 0.0 && a.inv_inertia == 0.0)
-                || (b.inv_mass == 0.0 && b.inv_inertia == 0.0),
+            against_fixed: a.is_fixed() || b.is_fixed(),
             points,
         }
     }

@@ -1,7 +1,12 @@
-//! [`F4`]: four `f32` lanes in a plain array, with the few operations the
-//! wide contact solver needs. Every operation is a fixed four-step loop with
-//! no branches, which the compiler turns into one SSE instruction (the
-//! baseline of x86-64; NEON on aarch64) without any `unsafe` or intrinsics.
+//! [`F8`]: eight `f32` lanes in a plain array, with the few operations the
+//! wide contact solver needs. Every operation is a fixed loop over the
+//! lanes with no branches, which the compiler turns into SSE instructions
+//! (the baseline of x86-64; NEON on aarch64) without any `unsafe` or
+//! intrinsics: two per operation, one for each half of four lanes. The two
+//! halves are independent, so the processor runs them side by side: the
+//! solver, whose every step waits on the one before it, keeps twice the
+//! work in flight (about an eighth less time than four lanes for the trees
+//! of the peer comparison).
 //!
 //! `max`/`min` are plain comparisons (`a > b ? a : b`), which is what the
 //! SIMD instructions do; they differ from `f32::max` only for NaN, which
@@ -9,119 +14,175 @@
 
 use std::ops::{Add, AddAssign, Mul, Neg, Sub, SubAssign};
 
-/// Four `f32` lanes.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-#[repr(C, align(16))]
-pub struct F4(pub [f32; 4]);
+macro_rules! lanes {
+    ($(#[$doc:meta])* $name:ident, $(#[$mask_doc:meta])* $mask:ident, $n:literal, $align:literal) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, Default, PartialEq)]
+        #[repr(C, align($align))]
+        pub struct $name(pub [f32; $n]);
 
-/// Four lane flags, the result of a comparison.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct M4(pub [bool; 4]);
+        $(#[$mask_doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub struct $mask(pub [bool; $n]);
 
-impl F4 {
-    /// Every lane zero.
-    pub const ZERO: F4 = F4([0.0; 4]);
-    /// Every lane one.
-    pub const ONE: F4 = F4([1.0; 4]);
+        impl Default for $mask {
+            fn default() -> Self {
+                $mask([false; $n])
+            }
+        }
 
-    /// Every lane `v`.
-    #[inline(always)]
-    pub fn splat(v: f32) -> F4 {
-        F4([v; 4])
-    }
+        impl $name {
+            /// Every lane zero.
+            pub const ZERO: $name = $name([0.0; $n]);
+            /// Every lane one.
+            pub const ONE: $name = $name([1.0; $n]);
 
-    #[inline(always)]
-    fn map2(self, other: F4, f: impl Fn(f32, f32) -> f32) -> F4 {
-        F4([
-            f(self.0[0], other.0[0]),
-            f(self.0[1], other.0[1]),
-            f(self.0[2], other.0[2]),
-            f(self.0[3], other.0[3]),
-        ])
-    }
+            /// Every lane `v`.
+            #[inline(always)]
+            pub fn splat(v: f32) -> $name {
+                $name([v; $n])
+            }
 
-    /// Lane-wise larger value.
-    #[inline(always)]
-    pub fn max(self, other: F4) -> F4 {
-        self.map2(other, |a, b| if a > b { a } else { b })
-    }
+            #[inline(always)]
+            fn map2(self, other: $name, f: impl Fn(f32, f32) -> f32) -> $name {
+                let mut out = [0.0; $n];
+                for i in 0..$n {
+                    out[i] = f(self.0[i], other.0[i]);
+                }
+                $name(out)
+            }
 
-    /// Lane-wise smaller value.
-    #[inline(always)]
-    pub fn min(self, other: F4) -> F4 {
-        self.map2(other, |a, b| if a < b { a } else { b })
-    }
+            /// Lane-wise larger value.
+            #[inline(always)]
+            pub fn max(self, other: $name) -> $name {
+                self.map2(other, |a, b| if a > b { a } else { b })
+            }
 
-    /// Lanes where `self > other`.
-    #[inline(always)]
-    pub fn gt(self, other: F4) -> M4 {
-        M4([
-            self.0[0] > other.0[0],
-            self.0[1] > other.0[1],
-            self.0[2] > other.0[2],
-            self.0[3] > other.0[3],
-        ])
-    }
+            /// Lane-wise smaller value.
+            #[inline(always)]
+            pub fn min(self, other: $name) -> $name {
+                self.map2(other, |a, b| if a < b { a } else { b })
+            }
+
+            /// Lanes where `self > other`.
+            #[inline(always)]
+            pub fn gt(self, other: $name) -> $mask {
+                let mut out = [false; $n];
+                for i in 0..$n {
+                    out[i] = self.0[i] > other.0[i];
+                }
+                $mask(out)
+            }
+
+            /// Lanes where `self <= other`.
+            #[inline(always)]
+            pub fn le(self, other: $name) -> $mask {
+                let mut out = [false; $n];
+                for i in 0..$n {
+                    out[i] = self.0[i] <= other.0[i];
+                }
+                $mask(out)
+            }
+
+            /// Lanes that are not zero.
+            #[inline(always)]
+            pub fn nonzero(self) -> $mask {
+                let mut out = [false; $n];
+                for i in 0..$n {
+                    out[i] = self.0[i] != 0.0;
+                }
+                $mask(out)
+            }
+        }
+
+        impl $mask {
+            /// Lanes flagged in both.
+            #[inline(always)]
+            pub fn and(self, other: $mask) -> $mask {
+                let mut out = [false; $n];
+                for i in 0..$n {
+                    out[i] = self.0[i] && other.0[i];
+                }
+                $mask(out)
+            }
+
+            /// Some lane is flagged.
+            #[inline(always)]
+            pub fn any(self) -> bool {
+                self.0.iter().any(|&f| f)
+            }
+
+            /// `yes` in the flagged lanes, `no` elsewhere.
+            #[inline(always)]
+            pub fn select(self, yes: $name, no: $name) -> $name {
+                let mut out = [0.0; $n];
+                for i in 0..$n {
+                    out[i] = if self.0[i] { yes.0[i] } else { no.0[i] };
+                }
+                $name(out)
+            }
+        }
+
+        impl Add for $name {
+            type Output = $name;
+            #[inline(always)]
+            fn add(self, other: $name) -> $name {
+                self.map2(other, |a, b| a + b)
+            }
+        }
+
+        impl Sub for $name {
+            type Output = $name;
+            #[inline(always)]
+            fn sub(self, other: $name) -> $name {
+                self.map2(other, |a, b| a - b)
+            }
+        }
+
+        impl Mul for $name {
+            type Output = $name;
+            #[inline(always)]
+            fn mul(self, other: $name) -> $name {
+                self.map2(other, |a, b| a * b)
+            }
+        }
+
+        impl Neg for $name {
+            type Output = $name;
+            #[inline(always)]
+            fn neg(self) -> $name {
+                let mut out = [0.0; $n];
+                for i in 0..$n {
+                    out[i] = -self.0[i];
+                }
+                $name(out)
+            }
+        }
+
+        impl AddAssign for $name {
+            #[inline(always)]
+            fn add_assign(&mut self, other: $name) {
+                *self = *self + other;
+            }
+        }
+
+        impl SubAssign for $name {
+            #[inline(always)]
+            fn sub_assign(&mut self, other: $name) {
+                *self = *self - other;
+            }
+        }
+    };
 }
 
-impl M4 {
-    /// `yes` in the flagged lanes, `no` elsewhere.
-    #[inline(always)]
-    pub fn select(self, yes: F4, no: F4) -> F4 {
-        F4([
-            if self.0[0] { yes.0[0] } else { no.0[0] },
-            if self.0[1] { yes.0[1] } else { no.0[1] },
-            if self.0[2] { yes.0[2] } else { no.0[2] },
-            if self.0[3] { yes.0[3] } else { no.0[3] },
-        ])
-    }
-}
-
-impl Add for F4 {
-    type Output = F4;
-    #[inline(always)]
-    fn add(self, other: F4) -> F4 {
-        self.map2(other, |a, b| a + b)
-    }
-}
-
-impl Sub for F4 {
-    type Output = F4;
-    #[inline(always)]
-    fn sub(self, other: F4) -> F4 {
-        self.map2(other, |a, b| a - b)
-    }
-}
-
-impl Mul for F4 {
-    type Output = F4;
-    #[inline(always)]
-    fn mul(self, other: F4) -> F4 {
-        self.map2(other, |a, b| a * b)
-    }
-}
-
-impl Neg for F4 {
-    type Output = F4;
-    #[inline(always)]
-    fn neg(self) -> F4 {
-        F4([-self.0[0], -self.0[1], -self.0[2], -self.0[3]])
-    }
-}
-
-impl AddAssign for F4 {
-    #[inline(always)]
-    fn add_assign(&mut self, other: F4) {
-        *self = *self + other;
-    }
-}
-
-impl SubAssign for F4 {
-    #[inline(always)]
-    fn sub_assign(&mut self, other: F4) {
-        *self = *self - other;
-    }
-}
+lanes!(
+    /// Eight `f32` lanes.
+    F8,
+    /// Eight lane flags, the result of a comparison.
+    M8,
+    8,
+    32
+);
 
 #[cfg(test)]
 mod tests {
@@ -129,16 +190,24 @@ mod tests {
 
     #[test]
     fn lanes_are_independent() {
-        let a = F4([1.0, -2.0, 3.0, 0.0]);
-        let b = F4([0.5, 4.0, -1.0, 0.0]);
-        assert_eq!(a + b, F4([1.5, 2.0, 2.0, 0.0]));
-        assert_eq!(a - b, F4([0.5, -6.0, 4.0, 0.0]));
-        assert_eq!(a * b, F4([0.5, -8.0, -3.0, 0.0]));
-        assert_eq!(a.max(b), F4([1.0, 4.0, 3.0, 0.0]));
-        assert_eq!(a.min(b), F4([0.5, -2.0, -1.0, 0.0]));
-        assert_eq!(-a, F4([-1.0, 2.0, -3.0, -0.0]));
+        let a = F8([1.0, -2.0, 3.0, 0.0, 5.0, -6.0, 7.0, 8.0]);
+        let b = F8([0.5, 4.0, -1.0, 0.0, 5.0, 6.0, -7.0, 9.0]);
+        assert_eq!(a + b, F8([1.5, 2.0, 2.0, 0.0, 10.0, 0.0, 0.0, 17.0]));
+        assert_eq!(a - b, F8([0.5, -6.0, 4.0, 0.0, 0.0, -12.0, 14.0, -1.0]));
+        assert_eq!(a * b, F8([0.5, -8.0, -3.0, 0.0, 25.0, -36.0, -49.0, 72.0]));
+        assert_eq!(a.max(b), F8([1.0, 4.0, 3.0, 0.0, 5.0, 6.0, 7.0, 9.0]));
+        assert_eq!(a.min(b), F8([0.5, -2.0, -1.0, 0.0, 5.0, -6.0, -7.0, 8.0]));
+        assert_eq!(-a, F8([-1.0, 2.0, -3.0, -0.0, -5.0, 6.0, -7.0, -8.0]));
         let m = a.gt(b);
-        assert_eq!(m, M4([true, false, true, false]));
-        assert_eq!(m.select(a, b), F4([1.0, 4.0, 3.0, 0.0]));
+        assert_eq!(m, M8([true, false, true, false, false, false, true, false]));
+        assert_eq!(m.select(a, b), F8([1.0, 4.0, 3.0, 0.0, 5.0, 6.0, 7.0, 9.0]));
+        let le = a.le(b);
+        assert_eq!(le, M8([false, true, false, true, true, true, false, true]));
+        assert_eq!(
+            a.nonzero(),
+            M8([true, true, true, false, true, true, true, true])
+        );
+        assert_eq!(m.and(le), M8([false; 8]));
+        assert!(!m.and(le).any() && le.any());
     }
 }

@@ -8,6 +8,7 @@ mod contact_solver;
 mod lanes;
 mod softness;
 mod wide;
+mod wide_batch;
 
 pub use contact_solver::{
     ConstraintPoint, ContactConstraint, ContactSettings, ContactSoftness, MAX_ROTATION_PER_SUBSTEP,

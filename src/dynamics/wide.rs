@@ -7,9 +7,11 @@
 //! used yet (static and kinematic bodies are only read, so they never
 //! conflict). Within a colour no two constraints write the same body, so
 //! they can be solved in any order, and at once. A colour's constraints are
-//! packed by point count (1, 2, or up to 4) into batches of [`LANES`]; the
-//! rare constraint that finds no free colour among [`COLORS`] is solved by
-//! the scalar code after the colours.
+//! packed by point count (1, 2, or up to 4) into batches of [`LANES`], as
+//! they come: the step builds each constraint straight into its lane from
+//! the manifold ([`WideContacts::push_manifold`]), with no intermediate
+//! constraint list. The rare constraint that finds no free colour among
+//! [`COLORS`] is kept whole and solved by the scalar code after the colours.
 //!
 //! Invariants:
 //! - every lane computes exactly what [`solve_constraint`] computes for its
@@ -21,326 +23,88 @@
 //! - bodies that cannot move (inverse mass and inertia 0) are never written.
 
 use super::contact_solver::{
-    ContactConstraint, ContactSettings, ContactSoftness, SolverBody, solve_constraint,
-    warm_start_constraint,
+    ConstraintPoint, ContactConstraint, ContactSettings, ContactSoftness, SolverBody,
+    apply_restitution, solve_constraint, warm_start_constraint,
 };
-use super::lanes::F4;
-use crate::math::Real;
-
-/// Constraints solved side by side. Four lanes fill an SSE register, the
-/// baseline of every x86-64 and aarch64 machine.
-pub const LANES: usize = 4;
+use super::softness::Softness;
+pub use super::wide_batch::LANES;
+use super::wide_batch::{Batch, LaneHead};
+use crate::math::{Real, Vec2};
+use crate::query::{FeatureId, Manifold};
 
 /// Colours tried before a constraint goes to the scalar overflow: one bit
 /// each in a body's `u32` mask. A body touching more than this many others
 /// in one step is rare (a ball in a hexagonal pile touches six).
 pub const COLORS: usize = 32;
 
-type Lane = F4;
-
-const ZERO: Lane = F4::ZERO;
-
-/// One contact point in every lane (world frame, see `ConstraintPoint`).
-#[derive(Clone, Copy, Debug, Default)]
-struct WidePoint {
-    anchor_a_x: Lane,
-    anchor_a_y: Lane,
-    anchor_b_x: Lane,
-    anchor_b_y: Lane,
-    base_separation: Lane,
-    normal_mass: Lane,
-    tangent_mass: Lane,
-    normal_impulse: Lane,
-    tangent_impulse: Lane,
-    max_normal_impulse: Lane,
+/// The batches of one colour by point class, filled in constraint order.
+#[derive(Clone, Debug, Default)]
+struct ColorBatches {
+    one: Vec<Batch<1>>,
+    two: Vec<Batch<2>>,
+    four: Vec<Batch<4>>,
+    /// Lanes used in the last batch of each class.
+    fill: [usize; 3],
 }
 
-/// [`LANES`] constraints of up to `P` points each, one per lane.
+impl ColorBatches {
+    fn clear(&mut self) {
+        self.one.clear();
+        self.two.clear();
+        self.four.clear();
+        self.fill = [LANES; 3];
+    }
+
+    /// The next free lane of `class`: (batch, lane).
+    fn reserve(&mut self, class: usize) -> (usize, usize) {
+        if self.fill[class] == LANES {
+            match class {
+                0 => self.one.push(Batch::default()),
+                1 => self.two.push(Batch::default()),
+                _ => self.four.push(Batch::default()),
+            }
+            self.fill[class] = 0;
+        }
+        let batch = match class {
+            0 => self.one.len(),
+            1 => self.two.len(),
+            _ => self.four.len(),
+        } - 1;
+        let lane = self.fill[class];
+        self.fill[class] += 1;
+        (batch, lane)
+    }
+}
+
+/// Where a constraint lives.
 #[derive(Clone, Copy, Debug)]
-struct Batch<const P: usize> {
-    body_a: [u32; LANES],
-    body_b: [u32; LANES],
-    /// Index of the lane's constraint; `u32::MAX` for an empty lane.
-    constraint: [u32; LANES],
-    normal_x: Lane,
-    normal_y: Lane,
-    friction: Lane,
-    bias_rate: Lane,
-    mass_scale: Lane,
-    impulse_scale: Lane,
-    /// Inverse masses and inertias of the lanes' bodies (constant in a step,
-    /// so packed once instead of gathered every pass).
-    inv_mass_a: Lane,
-    inv_inertia_a: Lane,
-    inv_mass_b: Lane,
-    inv_inertia_b: Lane,
-    points: [WidePoint; P],
-}
-
-impl<const P: usize> Default for Batch<P> {
-    fn default() -> Self {
-        Batch {
-            body_a: [u32::MAX; LANES],
-            body_b: [u32::MAX; LANES],
-            constraint: [u32::MAX; LANES],
-            normal_x: ZERO,
-            normal_y: ZERO,
-            friction: ZERO,
-            bias_rate: ZERO,
-            mass_scale: ZERO,
-            impulse_scale: ZERO,
-            inv_mass_a: ZERO,
-            inv_inertia_a: ZERO,
-            inv_mass_b: ZERO,
-            inv_inertia_b: ZERO,
-            points: [WidePoint::default(); P],
-        }
-    }
-}
-
-/// Velocities and motion of one side of a batch, gathered from the bodies.
-#[derive(Clone, Copy, Debug, Default)]
-struct WideBody {
-    vx: Lane,
-    vy: Lane,
-    w: Lane,
-    dpx: Lane,
-    dpy: Lane,
-    cos: Lane,
-    sin: Lane,
-    inv_mass: Lane,
-    inv_inertia: Lane,
-}
-
-impl WideBody {
-    #[inline(always)]
-    fn gather(
-        bodies: &[SolverBody],
-        index: &[u32; LANES],
-        inv_mass: Lane,
-        inv_inertia: Lane,
-    ) -> Self {
-        let mut out = WideBody {
-            inv_mass,
-            inv_inertia,
-            ..WideBody::default()
-        };
-        for (l, &i) in index.iter().enumerate() {
-            // An empty lane (index `u32::MAX`) or an index past the bodies
-            // stands for the fixed body: zero velocity, never written back.
-            let b = bodies.get(i as usize).unwrap_or(&SolverBody::FIXED);
-            out.vx.0[l] = b.linear_velocity.x;
-            out.vy.0[l] = b.linear_velocity.y;
-            out.w.0[l] = b.angular_velocity;
-            out.dpx.0[l] = b.delta_position.x;
-            out.dpy.0[l] = b.delta_position.y;
-            let c = b.delta_rotation.complex();
-            out.cos.0[l] = c.re;
-            out.sin.0[l] = c.im;
-        }
-        out
-    }
-
-    /// Writes the velocities back to the lanes' bodies that can move.
-    #[inline(always)]
-    fn scatter(&self, bodies: &mut [SolverBody], index: &[u32; LANES]) {
-        for (l, &i) in index.iter().enumerate() {
-            let movable = self.inv_mass.0[l] > 0.0 || self.inv_inertia.0[l] > 0.0;
-            if let (true, Some(b)) = (movable, bodies.get_mut(i as usize)) {
-                b.linear_velocity.x = self.vx.0[l];
-                b.linear_velocity.y = self.vy.0[l];
-                b.angular_velocity = self.w.0[l];
-            }
-        }
-    }
-
-    /// Adds impulse (`jx`, `jy`) at anchor (`rx`, `ry`) in every lane.
-    #[inline(always)]
-    fn push(&mut self, rx: Lane, ry: Lane, jx: Lane, jy: Lane) {
-        self.vx += jx * self.inv_mass;
-        self.vy += jy * self.inv_mass;
-        self.w += self.inv_inertia * (rx * jy - ry * jx);
-    }
-
-    /// Subtracts impulse (`jx`, `jy`) at anchor (`rx`, `ry`) in every lane.
-    #[inline(always)]
-    fn pull(&mut self, rx: Lane, ry: Lane, jx: Lane, jy: Lane) {
-        self.vx -= jx * self.inv_mass;
-        self.vy -= jy * self.inv_mass;
-        self.w -= self.inv_inertia * (rx * jy - ry * jx);
-    }
-
-    /// Velocity of the anchor point (`rx`, `ry`): v + ω × r.
-    #[inline(always)]
-    fn point_velocity(&self, rx: Lane, ry: Lane) -> (Lane, Lane) {
-        (self.vx - ry * self.w, self.vy + rx * self.w)
-    }
-
-    /// The anchor (`rx`, `ry`) moved by the body's motion within the step.
-    #[inline(always)]
-    fn moved(&self, rx: Lane, ry: Lane) -> (Lane, Lane) {
-        (
-            self.dpx + (self.cos * rx - self.sin * ry),
-            self.dpy + (self.sin * rx + self.cos * ry),
-        )
-    }
-}
-
-impl<const P: usize> Batch<P> {
-    fn pack(
-        &mut self,
-        lane: usize,
-        index: u32,
-        c: &ContactConstraint,
-        bodies: &[SolverBody],
-        softness: ContactSoftness,
-    ) {
-        debug_assert!(c.points.len() <= P);
-        let fixed = SolverBody::FIXED;
-        let a = bodies.get(c.body_a).unwrap_or(&fixed);
-        let b = bodies.get(c.body_b).unwrap_or(&fixed);
-        self.inv_mass_a.0[lane] = a.inv_mass;
-        self.inv_inertia_a.0[lane] = a.inv_inertia;
-        self.inv_mass_b.0[lane] = b.inv_mass;
-        self.inv_inertia_b.0[lane] = b.inv_inertia;
-        self.body_a[lane] = c.body_a as u32;
-        self.body_b[lane] = c.body_b as u32;
-        self.constraint[lane] = index;
-        self.normal_x.0[lane] = c.normal.x;
-        self.normal_y.0[lane] = c.normal.y;
-        self.friction.0[lane] = c.friction;
-        let soft = if c.against_fixed {
-            softness.fixed
-        } else {
-            softness.moving
-        };
-        self.bias_rate.0[lane] = soft.bias_rate;
-        self.mass_scale.0[lane] = soft.mass_scale;
-        self.impulse_scale.0[lane] = soft.impulse_scale;
-        for (wide, p) in self.points.iter_mut().zip(&c.points) {
-            wide.anchor_a_x.0[lane] = p.anchor_a.x;
-            wide.anchor_a_y.0[lane] = p.anchor_a.y;
-            wide.anchor_b_x.0[lane] = p.anchor_b.x;
-            wide.anchor_b_y.0[lane] = p.anchor_b.y;
-            wide.base_separation.0[lane] = p.base_separation;
-            wide.normal_mass.0[lane] = p.normal_mass;
-            wide.tangent_mass.0[lane] = p.tangent_mass;
-            wide.normal_impulse.0[lane] = p.normal_impulse;
-            wide.tangent_impulse.0[lane] = p.tangent_impulse;
-            wide.max_normal_impulse.0[lane] = p.max_normal_impulse;
-        }
-    }
-
-    fn unpack(&self, constraints: &mut [ContactConstraint]) {
-        for l in 0..LANES {
-            let Some(c) = constraints.get_mut(self.constraint[l] as usize) else {
-                continue;
-            };
-            for (p, wide) in c.points.iter_mut().zip(&self.points) {
-                p.normal_impulse = wide.normal_impulse.0[l];
-                p.tangent_impulse = wide.tangent_impulse.0[l];
-                p.max_normal_impulse = wide.max_normal_impulse.0[l];
-            }
-        }
-    }
-
-    fn warm_start(&self, bodies: &mut [SolverBody]) {
-        let mut a = WideBody::gather(bodies, &self.body_a, self.inv_mass_a, self.inv_inertia_a);
-        let mut b = WideBody::gather(bodies, &self.body_b, self.inv_mass_b, self.inv_inertia_b);
-        let (nx, ny) = (self.normal_x, self.normal_y);
-        for p in &self.points {
-            // tangent = -perp(n) = (ny, -nx)
-            let jx = nx * p.normal_impulse + ny * p.tangent_impulse;
-            let jy = ny * p.normal_impulse - nx * p.tangent_impulse;
-            a.pull(p.anchor_a_x, p.anchor_a_y, jx, jy);
-            b.push(p.anchor_b_x, p.anchor_b_y, jx, jy);
-        }
-        a.scatter(bodies, &self.body_a);
-        b.scatter(bodies, &self.body_b);
-    }
-
-    fn solve(&mut self, bodies: &mut [SolverBody], max_push: Real, inv_h: Real, use_bias: bool) {
-        let mut a = WideBody::gather(bodies, &self.body_a, self.inv_mass_a, self.inv_inertia_a);
-        let mut b = WideBody::gather(bodies, &self.body_b, self.inv_mass_b, self.inv_inertia_b);
-        let (nx, ny) = (self.normal_x, self.normal_y);
-        let inv_h = F4::splat(inv_h);
-        let max_push = F4::splat(-max_push);
-        for p in &mut self.points {
-            let (rax, ray, rbx, rby) = (p.anchor_a_x, p.anchor_a_y, p.anchor_b_x, p.anchor_b_y);
-            // Current separation from the body deltas within the step.
-            let (ax, ay) = a.moved(rax, ray);
-            let (bx, by) = b.moved(rbx, rby);
-            let separation = (bx - ax) * nx + (by - ay) * ny + p.base_separation;
-            // Speculative (apart): allow closing exactly the gap this substep.
-            let apart = separation.gt(ZERO);
-            let (bias, mass_scale, impulse_scale) = if use_bias {
-                (
-                    apart.select(
-                        separation * inv_h,
-                        (self.bias_rate * separation).max(max_push),
-                    ),
-                    apart.select(F4::ONE, self.mass_scale),
-                    apart.select(ZERO, self.impulse_scale),
-                )
-            } else {
-                (apart.select(separation * inv_h, ZERO), F4::ONE, ZERO)
-            };
-            let (vax, vay) = a.point_velocity(rax, ray);
-            let (vbx, vby) = b.point_velocity(rbx, rby);
-            let normal_speed = (vbx - vax) * nx + (vby - vay) * ny;
-            let impulse = -(p.normal_mass * mass_scale * (normal_speed + bias))
-                - impulse_scale * p.normal_impulse;
-            let accumulated = (p.normal_impulse + impulse).max(ZERO);
-            let applied = accumulated - p.normal_impulse;
-            p.normal_impulse = accumulated;
-            p.max_normal_impulse = p.max_normal_impulse.max(applied);
-            let (jx, jy) = (nx * applied, ny * applied);
-            a.pull(rax, ray, jx, jy);
-            b.push(rbx, rby, jx, jy);
-        }
-        let (tx, ty) = (ny, -nx);
-        for p in &mut self.points {
-            let (rax, ray, rbx, rby) = (p.anchor_a_x, p.anchor_a_y, p.anchor_b_x, p.anchor_b_y);
-            let (vax, vay) = a.point_velocity(rax, ray);
-            let (vbx, vby) = b.point_velocity(rbx, rby);
-            let tangent_speed = (vbx - vax) * tx + (vby - vay) * ty;
-            let impulse = -(p.tangent_mass * tangent_speed);
-            let limit = self.friction * p.normal_impulse;
-            let accumulated = (p.tangent_impulse + impulse).max(-limit).min(limit);
-            let applied = accumulated - p.tangent_impulse;
-            p.tangent_impulse = accumulated;
-            let (jx, jy) = (tx * applied, ty * applied);
-            a.pull(rax, ray, jx, jy);
-            b.push(rbx, rby, jx, jy);
-        }
-        a.scatter(bodies, &self.body_a);
-        b.scatter(bodies, &self.body_b);
-    }
-}
-
-/// Batches of one colour: ranges into the three batch vectors.
-#[derive(Clone, Copy, Debug, Default)]
-struct ColorRanges {
-    one: (u32, u32),
-    two: (u32, u32),
-    four: (u32, u32),
+enum Location {
+    /// In a lane of a colour's batch of one point class.
+    Lane {
+        color: u8,
+        class: u8,
+        lane: u8,
+        batch: u32,
+    },
+    /// Whole, in the scalar overflow.
+    Overflow(u32),
 }
 
 /// The constraints of a step, coloured and packed into lanes. Buffers are
 /// kept and reused from step to step.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct WideContacts {
-    one: Vec<Batch<1>>,
-    two: Vec<Batch<2>>,
-    four: Vec<Batch<4>>,
-    colors: Vec<ColorRanges>,
+    /// Per colour, its batches; the first `used_colors` are this step's.
+    colors: Vec<ColorBatches>,
+    used_colors: usize,
     /// Constraints solved by the scalar code after the colours.
-    overflow: Vec<u32>,
+    overflow: Vec<ContactConstraint>,
+    /// Per constraint: where it lives.
+    location: Vec<Location>,
     /// Per body: the colours its constraints use (bit c = colour c).
     masks: Vec<u32>,
-    /// Per constraint: its colour, or `u32::MAX` for the overflow.
-    color_of: Vec<u32>,
     settings: ContactSettings,
+    softness: ContactSoftness,
 }
 
 fn point_class(points: usize) -> usize {
@@ -351,7 +115,186 @@ fn point_class(points: usize) -> usize {
     }
 }
 
+impl Default for WideContacts {
+    fn default() -> Self {
+        WideContacts {
+            colors: Vec::new(),
+            used_colors: 0,
+            overflow: Vec::new(),
+            location: Vec::new(),
+            masks: Vec::new(),
+            settings: ContactSettings::default(),
+            // Replaced by every `begin`.
+            softness: ContactSoftness {
+                moving: Softness::RIGID,
+                fixed: Softness::RIGID,
+            },
+        }
+    }
+}
+
 impl WideContacts {
+    /// Starts a step over `bodies` with the softness of its substeps; the
+    /// constraints follow with [`Self::push_manifold`] or
+    /// [`Self::push_constraint`], in a deterministic order.
+    pub fn begin(
+        &mut self,
+        bodies: &[SolverBody],
+        settings: &ContactSettings,
+        softness: ContactSoftness,
+    ) {
+        self.settings = *settings;
+        self.softness = softness;
+        for color in &mut self.colors[..self.used_colors] {
+            color.clear();
+        }
+        self.used_colors = 0;
+        self.overflow.clear();
+        self.location.clear();
+        self.masks.clear();
+        self.masks.resize(bodies.len(), 0);
+    }
+
+    /// Colours the next constraint, between bodies `a` and `b` with
+    /// `points` points, and reserves its lane (or sends it to the overflow).
+    fn place(&mut self, bodies: &[SolverBody], a: usize, b: usize, points: usize) -> Location {
+        let movable = |i: usize| bodies.get(i).is_some_and(|body| !body.is_fixed());
+        let (move_a, move_b) = (movable(a), movable(b));
+        let mut taken = 0u32;
+        if move_a {
+            taken |= self.masks[a];
+        }
+        if move_b {
+            taken |= self.masks[b];
+        }
+        let free = !taken;
+        let location = if free == 0 || points > 4 {
+            Location::Overflow(self.overflow.len() as u32)
+        } else {
+            let color = free.trailing_zeros() as usize;
+            if move_a {
+                self.masks[a] |= 1 << color;
+            }
+            if move_b {
+                self.masks[b] |= 1 << color;
+            }
+            if self.colors.len() <= color {
+                self.colors.resize_with(color + 1, || {
+                    let mut fresh = ColorBatches::default();
+                    fresh.clear();
+                    fresh
+                });
+            }
+            self.used_colors = self.used_colors.max(color + 1);
+            let class = point_class(points);
+            let (batch, lane) = self.colors[color].reserve(class);
+            Location::Lane {
+                color: color as u8,
+                class: class as u8,
+                lane: lane as u8,
+                batch: batch as u32,
+            }
+        };
+        self.location.push(location);
+        location
+    }
+
+    /// Adds a whole constraint (its values are packed as they are).
+    pub fn push_constraint(&mut self, bodies: &[SolverBody], c: &ContactConstraint) {
+        let index = self.location.len() as u32;
+        match self.place(bodies, c.body_a, c.body_b, c.points.len()) {
+            Location::Overflow(_) => self.overflow.push(c.clone()),
+            Location::Lane {
+                color,
+                class,
+                lane,
+                batch,
+            } => {
+                let (lane, batch, softness) = (lane as usize, batch as usize, self.softness);
+                let color = &mut self.colors[color as usize];
+                match class {
+                    0 => color.one[batch].pack(lane, index, c, bodies, softness),
+                    1 => color.two[batch].pack(lane, index, c, bodies, softness),
+                    _ => color.four[batch].pack(lane, index, c, bodies, softness),
+                }
+            }
+        }
+    }
+
+    /// Adds the constraint of `manifold` between bodies `body_a` and
+    /// `body_b`, built straight into its lane: the values are exactly those
+    /// of [`ContactConstraint::new`] with the same arguments.
+    #[allow(clippy::too_many_arguments)]
+    pub fn push_manifold(
+        &mut self,
+        bodies: &[SolverBody],
+        body_a: usize,
+        body_b: usize,
+        center_a: Vec2,
+        center_b: Vec2,
+        manifold: &Manifold,
+        friction: Real,
+        restitution: Real,
+        warm: impl Fn(FeatureId) -> (Real, Real),
+    ) {
+        let index = self.location.len() as u32;
+        let location = self.place(bodies, body_a, body_b, manifold.points.len());
+        let Location::Lane {
+            color,
+            class,
+            lane,
+            batch,
+        } = location
+        else {
+            self.overflow.push(ContactConstraint::new(
+                bodies,
+                body_a,
+                body_b,
+                center_a,
+                center_b,
+                manifold,
+                friction,
+                restitution,
+                warm,
+            ));
+            return;
+        };
+        let (a, b) = (&bodies[body_a], &bodies[body_b]);
+        let head = LaneHead {
+            body_a,
+            body_b,
+            normal: manifold.normal,
+            friction,
+            restitution,
+            against_fixed: a.is_fixed() || b.is_fixed(),
+        };
+        let (lane, batch, softness) = (lane as usize, batch as usize, self.softness);
+        let color = &mut self.colors[color as usize];
+        macro_rules! fill {
+            ($batches:expr) => {{
+                let target = &mut $batches[batch];
+                target.pack_head(lane, index, &head, bodies, softness);
+                for (k, p) in manifold.points.iter().enumerate() {
+                    let point = ConstraintPoint::new(
+                        a,
+                        b,
+                        center_a,
+                        center_b,
+                        manifold.normal,
+                        p,
+                        warm(p.id),
+                    );
+                    target.pack_point(lane, k, &point);
+                }
+            }};
+        }
+        match class {
+            0 => fill!(color.one),
+            1 => fill!(color.two),
+            _ => fill!(color.four),
+        }
+    }
+
     /// Colours and packs `constraints` (solved later by [`Self::solve`]) with
     /// the softness of this step's substeps.
     pub fn prepare(
@@ -361,146 +304,107 @@ impl WideContacts {
         settings: &ContactSettings,
         softness: ContactSoftness,
     ) {
-        self.settings = *settings;
-        self.one.clear();
-        self.two.clear();
-        self.four.clear();
-        self.colors.clear();
-        self.overflow.clear();
-        self.color_of.clear();
-        self.masks.clear();
-        self.masks.resize(bodies.len(), 0);
-        let movable = |i: usize| bodies[i].inv_mass > 0.0 || bodies[i].inv_inertia > 0.0;
-        // Counts per (colour, class) for a counting sort.
-        let mut counts = [[0u32; 3]; COLORS];
-        let mut used_colors = 0;
+        self.begin(bodies, settings, softness);
         for c in constraints {
-            let (a, b) = (c.body_a, c.body_b);
-            let mut taken = 0u32;
-            if movable(a) {
-                taken |= self.masks[a];
-            }
-            if movable(b) {
-                taken |= self.masks[b];
-            }
-            let free = !taken;
-            if free == 0 || c.points.len() > 4 {
-                self.color_of.push(u32::MAX);
-                continue;
-            }
-            let color = free.trailing_zeros();
-            if movable(a) {
-                self.masks[a] |= 1 << color;
-            }
-            if movable(b) {
-                self.masks[b] |= 1 << color;
-            }
-            self.color_of.push(color);
-            counts[color as usize][point_class(c.points.len())] += 1;
-            used_colors = used_colors.max(color as usize + 1);
-        }
-        // Batch ranges per colour and class.
-        let mut next = [0u32; 3];
-        let mut fill = [[0u32; 3]; COLORS];
-        for (color, count) in counts.iter().enumerate().take(used_colors) {
-            let mut ranges = [(0, 0); 3];
-            for class in 0..3 {
-                let batches = count[class].div_ceil(LANES as u32);
-                ranges[class] = (next[class], next[class] + batches);
-                fill[color][class] = next[class] * LANES as u32;
-                next[class] += batches;
-            }
-            self.colors.push(ColorRanges {
-                one: ranges[0],
-                two: ranges[1],
-                four: ranges[2],
-            });
-        }
-        self.one.resize(next[0] as usize, Batch::default());
-        self.two.resize(next[1] as usize, Batch::default());
-        self.four.resize(next[2] as usize, Batch::default());
-        for (index, c) in constraints.iter().enumerate() {
-            let color = self.color_of[index];
-            if color == u32::MAX {
-                self.overflow.push(index as u32);
-                continue;
-            }
-            let class = point_class(c.points.len());
-            let slot = &mut fill[color as usize][class];
-            let (batch, lane) = (*slot as usize / LANES, *slot as usize % LANES);
-            *slot += 1;
-            let index = index as u32;
-            match class {
-                0 => self.one[batch].pack(lane, index, c, bodies, softness),
-                1 => self.two[batch].pack(lane, index, c, bodies, softness),
-                _ => self.four[batch].pack(lane, index, c, bodies, softness),
-            }
+            self.push_constraint(bodies, c);
         }
     }
 
+    fn colors(&self) -> &[ColorBatches] {
+        &self.colors[..self.used_colors]
+    }
+
     /// Applies the stored impulses of every constraint (see `warm_start`).
-    pub fn warm_start(&self, bodies: &mut [SolverBody], constraints: &[ContactConstraint]) {
-        for ranges in &self.colors {
-            for batch in &self.one[ranges.one.0 as usize..ranges.one.1 as usize] {
-                batch.warm_start(bodies);
-            }
-            for batch in &self.two[ranges.two.0 as usize..ranges.two.1 as usize] {
-                batch.warm_start(bodies);
-            }
-            for batch in &self.four[ranges.four.0 as usize..ranges.four.1 as usize] {
-                batch.warm_start(bodies);
-            }
+    pub fn warm_start(&self, bodies: &mut [SolverBody]) {
+        for color in self.colors() {
+            color.one.iter().for_each(|batch| batch.warm_start(bodies));
+            color.two.iter().for_each(|batch| batch.warm_start(bodies));
+            color.four.iter().for_each(|batch| batch.warm_start(bodies));
         }
-        for &index in &self.overflow {
-            warm_start_constraint(bodies, &constraints[index as usize]);
+        for c in &self.overflow {
+            warm_start_constraint(bodies, c);
         }
     }
 
     /// One pass over every constraint, colour by colour, then the overflow
-    /// (see `solve`). The overflow constraints are read from and written
-    /// to `constraints`; the others live in the batches until [`Self::finish`].
-    pub fn solve(
-        &mut self,
-        bodies: &mut [SolverBody],
-        constraints: &mut [ContactConstraint],
-        softness: ContactSoftness,
-        inv_h: Real,
-        use_bias: bool,
-    ) {
+    /// (see `solve`).
+    pub fn solve(&mut self, bodies: &mut [SolverBody], inv_h: Real, use_bias: bool) {
         let max_push = self.settings.max_push_velocity;
-        for ranges in &self.colors {
-            for batch in &mut self.one[ranges.one.0 as usize..ranges.one.1 as usize] {
+        for color in &mut self.colors[..self.used_colors] {
+            for batch in &mut color.one {
                 batch.solve(bodies, max_push, inv_h, use_bias);
             }
-            for batch in &mut self.two[ranges.two.0 as usize..ranges.two.1 as usize] {
+            for batch in &mut color.two {
                 batch.solve(bodies, max_push, inv_h, use_bias);
             }
-            for batch in &mut self.four[ranges.four.0 as usize..ranges.four.1 as usize] {
+            for batch in &mut color.four {
                 batch.solve(bodies, max_push, inv_h, use_bias);
             }
         }
-        for &index in &self.overflow {
-            solve_constraint(
-                bodies,
-                &mut constraints[index as usize],
-                &self.settings,
-                softness,
-                inv_h,
-                use_bias,
-            );
+        for c in &mut self.overflow {
+            solve_constraint(bodies, c, &self.settings, self.softness, inv_h, use_bias);
         }
     }
 
-    /// Copies the batches' impulses back into `constraints`.
+    /// Restitution once after the substeps (see `apply_restitution`), in
+    /// the order of [`Self::solve_order`].
+    pub fn restitution(&mut self, bodies: &mut [SolverBody]) {
+        let threshold = self.settings.restitution_threshold;
+        for color in &mut self.colors[..self.used_colors] {
+            for batch in &mut color.one {
+                batch.restitution(bodies, threshold);
+            }
+            for batch in &mut color.two {
+                batch.restitution(bodies, threshold);
+            }
+            for batch in &mut color.four {
+                batch.restitution(bodies, threshold);
+            }
+        }
+        apply_restitution(bodies, &mut self.overflow, &self.settings);
+    }
+
+    /// Accumulated impulses of point `k` of constraint `index` (in the order
+    /// the constraints were pushed): normal, tangent, largest normal.
+    /// Zeros for a point or constraint that does not exist.
+    pub fn point_impulses(&self, index: usize, k: usize) -> (Real, Real, Real) {
+        match self.location.get(index) {
+            Some(&Location::Lane {
+                color,
+                class,
+                lane,
+                batch,
+            }) => {
+                let color = &self.colors[color as usize];
+                let (lane, batch) = (lane as usize, batch as usize);
+                let points = [1, 2, 4][class as usize];
+                if k >= points {
+                    return (0.0, 0.0, 0.0);
+                }
+                match class {
+                    0 => color.one[batch].impulses(lane, k),
+                    1 => color.two[batch].impulses(lane, k),
+                    _ => color.four[batch].impulses(lane, k),
+                }
+            }
+            Some(&Location::Overflow(i)) => self.overflow[i as usize]
+                .points
+                .get(k)
+                .map_or((0.0, 0.0, 0.0), |p| {
+                    (p.normal_impulse, p.tangent_impulse, p.max_normal_impulse)
+                }),
+            None => (0.0, 0.0, 0.0),
+        }
+    }
+
+    /// Copies the impulses back into `constraints`, the list given to
+    /// [`Self::prepare`].
     pub fn finish(&self, constraints: &mut [ContactConstraint]) {
-        for batch in &self.one {
-            batch.unpack(constraints);
-        }
-        for batch in &self.two {
-            batch.unpack(constraints);
-        }
-        for batch in &self.four {
-            batch.unpack(constraints);
+        for (index, c) in constraints.iter_mut().enumerate() {
+            for (k, p) in c.points.iter_mut().enumerate() {
+                (p.normal_impulse, p.tangent_impulse, p.max_normal_impulse) =
+                    self.point_impulses(index, k);
+            }
         }
     }
 
@@ -515,30 +419,27 @@ impl WideContacts {
             }
         }
         let mut out = Vec::new();
-        for ranges in &self.colors {
-            lanes(
-                &self.one[ranges.one.0 as usize..ranges.one.1 as usize],
-                &mut out,
-            );
-            lanes(
-                &self.two[ranges.two.0 as usize..ranges.two.1 as usize],
-                &mut out,
-            );
-            lanes(
-                &self.four[ranges.four.0 as usize..ranges.four.1 as usize],
-                &mut out,
-            );
+        for color in self.colors() {
+            lanes(&color.one, &mut out);
+            lanes(&color.two, &mut out);
+            lanes(&color.four, &mut out);
         }
-        out.extend(&self.overflow);
+        out.extend(
+            self.location
+                .iter()
+                .enumerate()
+                .filter(|(_, l)| matches!(l, Location::Overflow(_)))
+                .map(|(i, _)| i as u32),
+        );
         out
     }
 
-    /// Number of colours used in the last [`Self::prepare`].
+    /// Number of colours used in this step.
     pub fn color_count(&self) -> usize {
-        self.colors.len()
+        self.used_colors
     }
 
-    /// Number of constraints left to the scalar overflow in the last [`Self::prepare`].
+    /// Number of constraints left to the scalar overflow in this step.
     pub fn overflow_count(&self) -> usize {
         self.overflow.len()
     }

@@ -113,6 +113,16 @@ impl OrientedRect {
         })
     }
 
+    /// The rectangle from parts the engine computed itself (positive half
+    /// extents, unit rotation), stored as given.
+    pub(crate) fn from_parts_unchecked(center: Vec2, half_extents: Vec2, rotation: Rot2) -> Self {
+        OrientedRect {
+            center,
+            half_extents,
+            rotation,
+        }
+    }
+
     /// The rectangle with an explicit rotation, kept bit for bit when it is
     /// unit length to within 1e-4 (renormalized otherwise): restores a
     /// rectangle exactly from its stored parts.

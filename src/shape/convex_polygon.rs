@@ -4,16 +4,30 @@
 //! no repeated or collinear vertex, every turn strictly left, winding once.
 //! `normals[i]` is the outward unit normal of edge `i`, which runs from
 //! `vertices[i]` to `vertices[(i + 1) % n]`.
+//!
+//! A polygon that is a rectangle is recognized once, when it is built
+//! ([`ConvexPolygon::as_rectangle`]): box–box contacts use it in closed form.
 
+use super::OrientedRect;
 use super::error::ShapeError;
 use super::outline::{normalize_outline, reject_collinear, turn_sine};
-use crate::math::{Real, Vec2, vec2};
+use crate::math::{Real, Rot2, Vec2, perp, vec2};
+
+/// How far (relative to the size of the box and its distance from the local
+/// origin) a corner of a polygon may lie from the rectangle its edge normals
+/// describe and still be that rectangle: a few roundings of its coordinates
+/// (6e-8 each), far below the rounding guard of the box–box contact path
+/// (1e-5), which therefore sees the two as the same shape.
+const RECTANGLE_TOLERANCE: Real = 1e-6;
 
 /// A convex polygon in its local frame.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ConvexPolygon {
-    vertices: Vec<Vec2>,
-    normals: Vec<Vec2>,
+    /// The vertices counter-clockwise, then the outward normal of each edge
+    /// (one allocation, so a polygon stays as small as two pointers).
+    points: Box<[Vec2]>,
+    /// The polygon as a rectangle, when it is one.
+    rectangle: Option<OrientedRect>,
 }
 
 impl ConvexPolygon {
@@ -97,34 +111,90 @@ impl ConvexPolygon {
     /// counter-clockwise (box corners, decomposition pieces).
     pub(crate) fn from_ccw_unchecked(vertices: Vec<Vec2>) -> Self {
         let n = vertices.len();
-        let normals = (0..n)
-            .map(|i| {
-                let edge = vertices[(i + 1) % n] - vertices[i];
-                vec2(edge.y, -edge.x).normalize()
-            })
-            .collect();
-        ConvexPolygon { vertices, normals }
+        let mut points = vertices;
+        points.reserve_exact(n);
+        for i in 0..n {
+            let edge = points[(i + 1) % n] - points[i];
+            points.push(vec2(edge.y, -edge.x).normalize());
+        }
+        let (vertices, normals) = points.split_at(n);
+        let rectangle = rectangle_of(vertices, normals);
+        ConvexPolygon {
+            points: points.into_boxed_slice(),
+            rectangle,
+        }
     }
 
     /// Vertices counter-clockwise (local frame).
     pub fn vertices(&self) -> &[Vec2] {
-        &self.vertices
+        &self.points[..self.len()]
     }
 
     /// Outward unit normal of each edge (local frame).
     pub fn normals(&self) -> &[Vec2] {
-        &self.normals
+        &self.points[self.len()..]
     }
 
     /// Number of vertices.
     pub fn len(&self) -> usize {
-        self.vertices.len()
+        self.points.len() / 2
     }
 
     /// Never true: a valid polygon has at least 3 vertices.
     pub fn is_empty(&self) -> bool {
-        self.vertices.is_empty()
+        self.points.is_empty()
     }
+
+    /// The polygon as a rectangle (local frame), when it is one: four
+    /// vertices whose edge normals are, bit for bit, `-v`, `u`, `v`, `-u`
+    /// with `u` the direction of edge 0 and `v` its quarter turn
+    /// counter-clockwise, and whose corners are those of the rectangle to
+    /// within rounding. Every axis-aligned rectangle is one, whichever
+    /// corner it starts at. The rectangle's axes are `u` and `v`, so its
+    /// corners ([`OrientedRect::vertices`]) come in the polygon's order.
+    /// Decided once, when the polygon is built.
+    ///
+    /// # Examples
+    /// ```
+    /// use circlet::math::vec2;
+    /// use circlet::shape::ConvexPolygon;
+    /// let plank = ConvexPolygon::rectangle(vec2(1.0, 0.0), vec2(5.0, 0.5)).unwrap();
+    /// let rect = plank.as_rectangle().unwrap();
+    /// assert_eq!(rect.center(), vec2(3.0, 0.25));
+    /// assert_eq!(rect.half_extents(), vec2(2.0, 0.25));
+    /// assert!(ConvexPolygon::regular(4, 1.0, 0.3).unwrap().as_rectangle().is_none());
+    /// ```
+    pub fn as_rectangle(&self) -> Option<&OrientedRect> {
+        self.rectangle.as_ref()
+    }
+}
+
+/// The rectangle that `vertices` (with their edge `normals`) are, if they
+/// are one (see [`ConvexPolygon::as_rectangle`]).
+fn rectangle_of(vertices: &[Vec2], normals: &[Vec2]) -> Option<OrientedRect> {
+    let ([p0, p1, p2, p3], [n0, n1, n2, n3]) = (vertices, normals) else {
+        return None;
+    };
+    // Edge 0 runs along u, so its right-hand (outward) normal is -v; then
+    // u, v and -u for edges 1 to 3. Exact comparisons: the box path reuses
+    // these normals as ±u, ±v.
+    let (u, v) = (*n1, *n2);
+    if !(*n0 == -v && *n3 == -u && v == perp(u)) {
+        return None;
+    }
+    // p0 = c - hx u - hy v, p1 = c + hx u - hy v, p2 = c + hx u + hy v.
+    let center = (p0 + p2) * 0.5;
+    let half_extents = vec2((p1 - p0).dot(&u), (p2 - p1).dot(&v)) * 0.5;
+    let rotation = Rot2::new_unchecked(nalgebra::Complex::new(u.x, u.y));
+    let rect = OrientedRect::from_parts_unchecked(center, half_extents, rotation);
+    let tolerance =
+        RECTANGLE_TOLERANCE * (center.x.abs() + center.y.abs() + half_extents.x + half_extents.y);
+    let corners_match = rect
+        .vertices()
+        .iter()
+        .zip([p0, p1, p2, p3])
+        .all(|(ideal, actual)| (ideal - actual).amax() <= tolerance);
+    (half_extents.x > 0.0 && half_extents.y > 0.0 && corners_match).then_some(rect)
 }
 
 #[cfg(test)]

@@ -124,6 +124,10 @@ pub struct Body {
     /// Rebuilt at every step; not part of the state.
     #[cfg_attr(feature = "serde", serde(skip))]
     pub(crate) solver_index: u32,
+    /// Bounds of how far the body has moved (see `motion.rs`); derived,
+    /// not part of the state.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub(crate) motion: super::motion::MotionTrack,
 }
 
 impl Body {
@@ -152,6 +156,7 @@ impl Body {
             min_extent: super::settings::LINEAR_SLOP,
             max_extent: 0.0,
             solver_index: 0,
+            motion: super::motion::MotionTrack::new(def.pose),
         }
     }
 

@@ -119,6 +119,7 @@ pub(crate) struct CcdScratch {
 
 impl World {
     /// Sweeps fast bodies and clamps them at their first impact (see the module docs).
+    #[inline(never)]
     pub(crate) fn continuous_collision(&mut self) {
         let mut sweeps = std::mem::take(&mut self.scratch.sweeps);
         let mut ccd = std::mem::take(&mut self.scratch.ccd);

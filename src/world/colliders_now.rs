@@ -12,6 +12,7 @@ use super::handles::{BodyKey, ColliderKey, key_slot, key_version};
 use super::{Body, Collider};
 use crate::broadphase::{Bounds, BroadPhase};
 use crate::math::{Pose, Real, Vec2};
+use crate::query::tree::PRUNE_SLACK;
 use crate::shape::Shape;
 use slotmap::SlotMap;
 
@@ -24,6 +25,9 @@ pub(crate) struct ColliderNow {
     pub fat: Option<Bounds>,
     /// For a circle: its world centre and radius (metres).
     pub circle: Option<(Vec2, Real)>,
+    /// For a circle tree: its body's motion reading over the tree's reach
+    /// (see `motion.rs`; only differences mean anything); +∞ otherwise.
+    pub motion: f64,
     /// Slot of the collider's body.
     pub body: u32,
     /// Version of the collider key this entry was made for (0: empty slot).
@@ -37,6 +41,7 @@ impl ColliderNow {
         pose: Pose::IDENTITY,
         fat: None,
         circle: None,
+        motion: f64::INFINITY,
         body: u32::MAX,
         version: 0,
         awake: false,
@@ -73,10 +78,23 @@ impl ColliderTable {
                 )),
                 _ => None,
             };
+            let motion = match collider.shape.as_ref() {
+                Shape::Tree(tree) => {
+                    // Every point of the tree lies within this of the body
+                    // origin (body units), widened for its own rounding.
+                    let local = &collider.local_pose;
+                    let reach = (local.translation.norm()
+                        + local.scale * tree.bounding_radius_about_origin())
+                        * (1.0 + PRUNE_SLACK);
+                    body.motion.reading(reach)
+                }
+                _ => f64::INFINITY,
+            };
             let entry = ColliderNow {
                 pose,
                 fat: collider.proxy.and_then(|id| broad_phase.fat_bounds(id)),
                 circle,
+                motion,
                 body: key_slot(collider.body.key) as u32,
                 version: key_version(key),
                 awake: body.awake,

@@ -58,6 +58,7 @@ pub(crate) struct IslandScratch {
 impl World {
     /// Updates sleep timers, puts resting islands to sleep and wakes islands
     /// touched by moving bodies; sends `Slept` then `Woke` events.
+    #[inline(never)]
     pub(crate) fn update_sleep(&mut self, dt: Real) {
         // Borrowed in place: the buffers keep their memory from step to step.
         let World {

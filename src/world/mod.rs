@@ -34,6 +34,7 @@ mod handles;
 mod hash;
 mod islands;
 mod mass;
+mod motion;
 mod narrowphase;
 mod pair_map;
 mod projectile;

@@ -10,16 +10,28 @@
 //! when the shapes are farther apart than the margin, so a pair without a
 //! manifold carries no state: whether the broadphase kept it or not makes no
 //! difference to the simulation.
+//!
+//! Two circle trees go through the pair's [`crate::query::tree::TreePairCache`]: the same
+//! manifold as a fresh descent, from the candidate leaf pairs while the
+//! trees move little. A tree pair found apart with no candidate at all is
+//! *quiet*: its map entry keeps a threshold on the sum of both colliders'
+//! motion readings (`motion.rs`), and while the sum stays at or below it
+//! the pair is passed over without opening its box: no leaf pair can have
+//! come within the margin, so the manifold stays `None`, the pair stays not
+//! touching and nothing else would change.
 
 use super::handles::{ColliderHandle, ColliderKey};
+use super::pair_map::NOT_QUIET;
 use super::settings::SPECULATIVE_DISTANCE;
 use super::{Collider, Event, World};
 use crate::query::contact::contact_circle_circle;
 use crate::query::contact_with_margin;
+use crate::shape::Shape;
 use slotmap::SlotMap;
 
 impl World {
     /// Updates every pair's manifold and sends began / ended events.
+    #[inline(never)]
     pub(crate) fn update_contacts(&mut self) {
         let World {
             contacts,
@@ -31,6 +43,10 @@ impl World {
             ..
         } = self;
         let table = &mut scratch.colliders_now;
+        let leaf_contacts = &mut scratch.leaf_contacts;
+        for body in bodies.values_mut() {
+            body.motion.advance(&body.pose);
+        }
         table.refresh(colliders, bodies, broad_phase);
         // The islands' edges: the bodies of every touching, solid pair kept.
         // Written by index into room for every pair (no growth checks in the loop).
@@ -38,7 +54,9 @@ impl World {
         touching_bodies.clear();
         touching_bodies.resize(contacts.len(), (0, 0));
         let mut touching_count = 0;
-        contacts.retain(|key, pair| {
+        let solid_pairs = &mut scratch.solid_pairs;
+        solid_pairs.clear();
+        contacts.retain_quiet(|index, key, quiet, pair| {
             // Stale colliders or bodies have no entry.
             let (Some(a), Some(b)) = (table.get(key.0.key), table.get(key.1.key)) else {
                 return false;
@@ -49,6 +67,9 @@ impl World {
                     touching_bodies[touching_count] = (a.body, b.body);
                     touching_count += 1;
                 }
+                if pair.manifold.is_some() && !pair.sensor {
+                    solid_pairs.push(index as u32);
+                }
                 return true;
             }
             let overlap = match (&a.fat, &b.fat) {
@@ -56,10 +77,15 @@ impl World {
                 _ => false,
             };
             if !overlap {
-                if pair.touching {
+                // A quiet pair is not touching: its box stays closed.
+                if *quiet == NOT_QUIET && pair.touching {
                     events.push(ended_event(key, pair.sensor, colliders));
                 }
                 return false;
+            }
+            let stamp = a.motion + b.motion;
+            if stamp <= *quiet {
+                return true;
             }
             let margin = if pair.sensor {
                 0.0
@@ -68,30 +94,44 @@ impl World {
             };
             let sensor = pair.sensor;
             let was_touching = pair.touching;
-            let manifold = match (a.circle, b.circle) {
+            match (a.circle, b.circle) {
                 // The pile's common case, without placing both shapes first
                 // (the same centres and radii `Placed` computes).
                 (Some((center_a, radius_a)), Some((center_b, radius_b))) => {
-                    contact_circle_circle(center_a, radius_a, center_b, radius_b, margin)
+                    pair.manifold =
+                        contact_circle_circle(center_a, radius_a, center_b, radius_b, margin);
                 }
-                _ => contact_with_margin(
-                    &colliders[key.0.key].shape,
-                    &a.pose,
-                    &colliders[key.1.key].shape,
-                    &b.pose,
-                    margin,
-                ),
-            };
+                _ => match (
+                    colliders[key.0.key].shape.as_ref(),
+                    colliders[key.1.key].shape.as_ref(),
+                ) {
+                    // Two trees: the pair's candidate leaf pairs, exactly
+                    // what `contact_with_margin` finds (see `TreePairCache`),
+                    // written in place.
+                    (Shape::Tree(tree_a), Shape::Tree(tree_b)) => pair.tree_cache.contact_into(
+                        tree_a,
+                        &a.pose,
+                        tree_b,
+                        &b.pose,
+                        margin,
+                        stamp,
+                        leaf_contacts,
+                        &mut pair.manifold,
+                    ),
+                    (shape_a, shape_b) => {
+                        pair.manifold =
+                            contact_with_margin(shape_a, &a.pose, shape_b, &b.pose, margin);
+                    }
+                },
+            }
             // Some point at depth ≥ 0 (the deepest is, exactly when one is).
-            let touching = if manifold.is_some() {
-                pair.manifold = manifold;
-                let points = pair.manifold.as_ref().map_or(&[][..], |m| &m.points[..]);
-                points.iter().any(|p| p.depth >= 0.0)
-            } else {
-                // Apart: no manifold, no impulses (a plain store, no copy).
-                pair.manifold = None;
-                pair.impulses.clear();
-                false
+            let touching = match &pair.manifold {
+                Some(manifold) => manifold.points.iter().any(|p| p.depth >= 0.0),
+                None => {
+                    // Apart: no manifold, no impulses.
+                    pair.impulses.clear();
+                    false
+                }
             };
             if touching && !was_touching {
                 events.push(began_event(key, sensor, colliders));
@@ -99,9 +139,19 @@ impl World {
                 events.push(ended_event(key, sensor, colliders));
             }
             pair.touching = touching;
+            // Apart with no candidate: quiet until the motion says otherwise
+            // (the cache leaves its threshold at -∞ in every other case).
+            *quiet = if pair.manifold.is_none() {
+                pair.tree_cache.quiet_until()
+            } else {
+                NOT_QUIET
+            };
             if touching && !pair.sensor {
                 touching_bodies[touching_count] = (a.body, b.body);
                 touching_count += 1;
+            }
+            if pair.manifold.is_some() && !pair.sensor {
+                solid_pairs.push(index as u32);
             }
             true
         });

@@ -15,6 +15,12 @@
 //!
 //! Keys compare through [`key_order`]: every handle in one map belongs to the
 //! same world, so the pair order is that of the two collider keys.
+//!
+//! Each entry also carries a *quiet threshold* beside its key (not in its
+//! box): a pair the narrowphase found apart and may pass over while the
+//! motion readings of its two colliders sum to no more than this (see
+//! `narrowphase.rs`); `-∞` for every other pair, and for every pair this
+//! map makes, merges or rebuilds.
 
 use super::handles::{ColliderHandle, key_order};
 use super::step::ContactPair;
@@ -34,6 +40,8 @@ pub(crate) struct PairMap {
     entries: Vec<(PairKey, Box<ContactPair>)>,
     /// Parallel to `entries`: each key's [`pair_order`], searched densely.
     orders: Vec<u128>,
+    /// Parallel to `entries`: each pair's quiet threshold (see the module docs).
+    quiet: Vec<f64>,
     /// Boxes of dropped pairs, reused by new ones (capacity for every box
     /// made). Boxed on purpose: a reused box is moved into `entries` as is.
     #[allow(clippy::vec_box)]
@@ -45,7 +53,11 @@ pub(crate) struct PairMap {
     /// Room for a merge by copy (empty between merges).
     spare: Vec<(PairKey, Box<ContactPair>)>,
     spare_orders: Vec<u128>,
+    spare_quiet: Vec<f64>,
 }
+
+/// The quiet threshold of a pair that must be looked at.
+pub(crate) const NOT_QUIET: f64 = f64::NEG_INFINITY;
 
 /// Batches up to this many new pairs are merged in place by rotations,
 /// which move the entries after the first new key once plus a triangle of
@@ -57,11 +69,13 @@ impl Clone for PairMap {
         PairMap {
             entries: self.entries.clone(),
             orders: self.orders.clone(),
+            quiet: self.quiet.clone(),
             pool: Vec::new(),
             incoming: Vec::new(),
             boxes: self.entries.len(),
             spare: Vec::new(),
             spare_orders: Vec::new(),
+            spare_quiet: Vec::new(),
         }
     }
 }
@@ -75,13 +89,6 @@ impl PairMap {
     /// Pairs in key order.
     pub fn iter(&self) -> impl Iterator<Item = (&PairKey, &ContactPair)> {
         self.entries.iter().map(|(key, pair)| (key, &**pair))
-    }
-
-    /// Pairs in key order, the pairs mutable.
-    pub fn iter_mut(&mut self) -> impl Iterator<Item = (&PairKey, &mut ContactPair)> {
-        self.entries
-            .iter_mut()
-            .map(|(key, pair)| (&*key, &mut **pair))
     }
 
     /// The pairs' states in key order.
@@ -99,20 +106,48 @@ impl PairMap {
         self.search(key).ok().map(|index| &*self.entries[index].1)
     }
 
+    /// The pair at `index` (key order), if there is one.
+    #[inline]
+    pub fn at(&self, index: usize) -> Option<(&PairKey, &ContactPair)> {
+        self.entries.get(index).map(|(key, pair)| (key, &**pair))
+    }
+
+    /// The pair at `index` (key order), mutable, if there is one; it is no
+    /// longer quiet.
+    #[inline]
+    pub fn at_mut(&mut self, index: usize) -> Option<&mut ContactPair> {
+        if let Some(quiet) = self.quiet.get_mut(index) {
+            *quiet = NOT_QUIET;
+        }
+        self.entries.get_mut(index).map(|(_, pair)| &mut **pair)
+    }
+
     /// Keeps the pairs for which `keep` returns true, in order.
     pub fn retain(&mut self, mut keep: impl FnMut(&PairKey, &mut ContactPair) -> bool) {
+        self.retain_quiet(|_, key, _, pair| keep(key, pair));
+    }
+
+    /// [`Self::retain`] that also hands `keep` each pair's index after the
+    /// pass (its place among the kept pairs) and its quiet threshold. The
+    /// pair's box is only touched when `keep` dereferences it.
+    pub fn retain_quiet(
+        &mut self,
+        mut keep: impl FnMut(usize, &PairKey, &mut f64, &mut Box<ContactPair>) -> bool,
+    ) {
         let mut kept = 0;
         for read in 0..self.entries.len() {
             let (key, pair) = &mut self.entries[read];
-            if keep(key, pair) {
+            if keep(kept, key, &mut self.quiet[read], pair) {
                 if kept != read {
                     self.entries.swap(kept, read);
                     self.orders[kept] = self.orders[read];
+                    self.quiet[kept] = self.quiet[read];
                 }
                 kept += 1;
             }
         }
         self.orders.truncate(kept);
+        self.quiet.truncate(kept);
         // The pool has room for every box ever made: no allocation here.
         self.pool
             .extend(self.entries.drain(kept..).map(|(_, pair)| pair));
@@ -170,6 +205,7 @@ impl PairMap {
             let pair = self.fresh(sensor);
             self.entries.push((key, pair));
             self.orders.push(pair_order(&key));
+            self.quiet.push(NOT_QUIET);
         }
         // Back to front: entries[index ..] holds the old block that belongs
         // after new pair `i`, then new pairs 0..=i; rotating by i + 1 puts
@@ -180,6 +216,7 @@ impl PairMap {
             let index = self.incoming[i].0;
             self.entries[index..block_end + i + 1].rotate_right(i + 1);
             self.orders[index..block_end + i + 1].rotate_right(i + 1);
+            self.quiet[index..block_end + i + 1].rotate_right(i + 1);
             block_end = index;
         }
     }
@@ -190,31 +227,43 @@ impl PairMap {
     fn merge_by_copy(&mut self) {
         let mut old = std::mem::take(&mut self.entries);
         let mut old_orders = std::mem::take(&mut self.orders);
-        let (mut entries, mut orders) = (
+        let mut old_quiet = std::mem::take(&mut self.quiet);
+        let (mut entries, mut orders, mut quiet) = (
             std::mem::take(&mut self.spare),
             std::mem::take(&mut self.spare_orders),
+            std::mem::take(&mut self.spare_quiet),
         );
         entries.clear();
         orders.clear();
+        quiet.clear();
         entries.reserve(old.len() + self.incoming.len());
         orders.reserve(old.len() + self.incoming.len());
-        let mut old_pairs = old.drain(..).zip(old_orders.drain(..)).peekable();
+        quiet.reserve(old.len() + self.incoming.len());
+        let mut old_pairs = old
+            .drain(..)
+            .zip(old_orders.drain(..).zip(old_quiet.drain(..)))
+            .peekable();
         for i in 0..self.incoming.len() {
             let (_, key, sensor) = self.incoming[i];
             let order = pair_order(&key);
-            while let Some((entry, entry_order)) = old_pairs.next_if(|(_, o)| *o < order) {
+            while let Some((entry, (entry_order, entry_quiet))) =
+                old_pairs.next_if(|(_, (o, _))| *o < order)
+            {
                 entries.push(entry);
                 orders.push(entry_order);
+                quiet.push(entry_quiet);
             }
             entries.push((key, self.fresh(sensor)));
             orders.push(order);
+            quiet.push(NOT_QUIET);
         }
-        for (entry, entry_order) in old_pairs {
+        for (entry, (entry_order, entry_quiet)) in old_pairs {
             entries.push(entry);
             orders.push(entry_order);
+            quiet.push(entry_quiet);
         }
-        (self.entries, self.orders) = (entries, orders);
-        (self.spare, self.spare_orders) = (old, old_orders);
+        (self.entries, self.orders, self.quiet) = (entries, orders, quiet);
+        (self.spare, self.spare_orders, self.spare_quiet) = (old, old_orders, old_quiet);
     }
 
     /// Replaces every key by `rekey(key)`; `rekey` must keep the order.
@@ -236,6 +285,7 @@ impl FromIterator<(PairKey, ContactPair)> for PairMap {
         entries.dedup_by(|later, earlier| later.0 == earlier.0);
         PairMap {
             orders: entries.iter().map(|(key, _)| pair_order(key)).collect(),
+            quiet: vec![NOT_QUIET; entries.len()],
             boxes: entries.len(),
             entries,
             ..PairMap::default()

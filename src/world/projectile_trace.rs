@@ -90,6 +90,7 @@ struct Tracer<'a> {
 
 impl World {
     /// Traces every projectile through the step (see the module docs).
+    #[inline(never)]
     pub(crate) fn trace_projectiles(&mut self, dt: Real) {
         if self.projectiles.is_empty() {
             return;

@@ -64,6 +64,7 @@ impl World {
     /// Moves the proxies of the simulated bodies to their swept boxes of the
     /// step. The colliders' start poses are those of the step's collider
     /// table (the bodies have not moved since it was filled).
+    #[inline(never)]
     pub(crate) fn sweep_proxies(&mut self, sweeps: &[Sweep]) {
         let World {
             bodies,
@@ -108,6 +109,7 @@ impl World {
 
     /// Adds the pairs the broadphase reports (proxies that moved since the
     /// last call) to the contact map, if the two colliders may interact.
+    #[inline(never)]
     pub(crate) fn find_new_pairs(&mut self) {
         let mut new_pairs = std::mem::take(&mut self.scratch.new_pairs);
         new_pairs.clear();

@@ -17,18 +17,17 @@
 //! Buffers live in [`Scratch`] and are reused: once they have grown to the
 //! scene's size a step allocates nothing (locked by `tests/world_no_alloc.rs`).
 
-use super::handles::{BodyKey, ColliderHandle, ProjectileKey};
+use super::handles::{BodyKey, ProjectileKey};
 use super::sweep::Sweep;
 use super::{BodyKind, World, WorldError};
-use crate::dynamics::{
-    ContactConstraint, ContactSoftness, SolverBody, apply_restitution, integrate_positions,
-};
+use crate::dynamics::{ContactSoftness, SolverBody, WideContacts, integrate_positions};
 use crate::math::{Real, Rot2, Vec2};
+use crate::query::tree::{LeafContact, TreePairCache};
 use crate::query::{FeatureId, Manifold};
 use smallvec::SmallVec;
 
 /// A contact pair kept from step to step.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct ContactPair {
     /// The latest manifold (None when the boxes overlap but the shapes are apart).
@@ -39,6 +38,20 @@ pub(crate) struct ContactPair {
     pub impulses: SmallVec<[(FeatureId, Real, Real); 4]>,
     /// One of the two is a sensor: report overlap, never push.
     pub sensor: bool,
+    /// For two circle trees: the leaf pairs that may touch, reused while the
+    /// trees move little. Not state: the answers are those of a fresh
+    /// descent, so snapshots skip it and equality ignores it.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub tree_cache: TreePairCache,
+}
+
+impl PartialEq for ContactPair {
+    fn eq(&self, other: &Self) -> bool {
+        self.manifold == other.manifold
+            && self.touching == other.touching
+            && self.impulses == other.impulses
+            && self.sensor == other.sensor
+    }
 }
 
 impl ContactPair {
@@ -49,6 +62,7 @@ impl ContactPair {
             touching: false,
             impulses: SmallVec::new(),
             sensor,
+            tree_cache: TreePairCache::default(),
         }
     }
 
@@ -58,6 +72,8 @@ impl ContactPair {
         self.touching = false;
         self.impulses.clear();
         self.sensor = sensor;
+        // The box may have served another pair: its candidates are not ours.
+        self.tree_cache.clear();
     }
 }
 
@@ -72,8 +88,12 @@ pub(crate) struct Scratch {
     pub solver_bodies: Vec<SolverBody>,
     /// Parallel to `solver_bodies`: how each simulated body moved.
     pub sweeps: Vec<Sweep>,
-    pub constraints: Vec<ContactConstraint>,
-    pub constraint_keys: Vec<(ColliderHandle, ColliderHandle)>,
+    /// Parallel to the constraints pushed this step: the index of each
+    /// one's pair in the map.
+    pub constraint_pairs: Vec<u32>,
+    /// Map indices of the solid pairs the narrowphase left with a manifold,
+    /// in key order (the pair map does not change until the solver is done).
+    pub solid_pairs: Vec<u32>,
     /// The constraints coloured and packed into SIMD lanes.
     pub wide: crate::dynamics::WideContacts,
     pub ccd: super::ccd::CcdScratch,
@@ -88,6 +108,8 @@ pub(crate) struct Scratch {
     pub colliders_now: super::colliders_now::ColliderTable,
     /// Per collider: bounding radius and last end box, kept between steps.
     pub shape_boxes: super::swept_box::ShapeBoxes,
+    /// Leaf contacts of one tree pair, before they are reduced to a manifold.
+    pub leaf_contacts: Vec<LeafContact>,
 }
 
 impl Clone for Scratch {
@@ -125,15 +147,14 @@ impl World {
 
     /// The solver part of the step: bodies, constraints, substeps, write-back,
     /// and the sweeps of the step in `scratch.sweeps`.
+    #[inline(never)]
     fn solve_contacts(&mut self, dt: Real) {
         let mut solver_bodies = std::mem::take(&mut self.scratch.solver_bodies);
         let mut sweeps = std::mem::take(&mut self.scratch.sweeps);
-        let mut constraints = std::mem::take(&mut self.scratch.constraints);
-        let mut constraint_keys = std::mem::take(&mut self.scratch.constraint_keys);
+        let mut constraint_pairs = std::mem::take(&mut self.scratch.constraint_pairs);
         solver_bodies.clear();
         sweeps.clear();
-        constraints.clear();
-        constraint_keys.clear();
+        constraint_pairs.clear();
         solver_bodies.push(SolverBody::FIXED);
         sweeps.push(Sweep::frozen(
             BodyKey::default(),
@@ -162,53 +183,15 @@ impl World {
             });
         }
 
-        for (key, pair) in self.contacts.iter() {
-            let Some(manifold) = pair.manifold.as_ref() else {
-                continue;
-            };
-            if pair.sensor {
-                continue;
-            }
-            let (ca, cb) = (&self.colliders[key.0.key], &self.colliders[key.1.key]);
-            let (ba, bb) = (&self.bodies[ca.body.key], &self.bodies[cb.body.key]);
-            let (ia, ib) = (ba.solver_index as usize, bb.solver_index as usize);
-            if ia == 0 && ib == 0 {
-                continue;
-            }
-            let friction = (ca.material.friction * cb.material.friction).sqrt();
-            let restitution = ca.material.restitution.max(cb.material.restitution);
-            let impulses = &pair.impulses;
-            constraints.push(ContactConstraint::new(
-                &solver_bodies,
-                ia,
-                ib,
-                ba.pose.transform_point(ba.local_center),
-                bb.pose.transform_point(bb.local_center),
-                manifold,
-                friction,
-                restitution,
-                |id| {
-                    impulses
-                        .iter()
-                        .find(|(stored, _, _)| *stored == id)
-                        .map_or((0.0, 0.0), |&(_, n, t)| (n, t))
-                },
-            ));
-            constraint_keys.push(*key);
-        }
-
         let substeps = self.settings.substeps.max(1);
         let h = dt / substeps as Real;
         let inv_h = 1.0 / h;
         let softness = ContactSoftness::new(&self.settings.contact, h);
         let gravity = self.settings.gravity;
         let mut wide = std::mem::take(&mut self.scratch.wide);
-        wide.prepare(
-            &solver_bodies,
-            &constraints,
-            &self.settings.contact,
-            softness,
-        );
+        wide.begin(&solver_bodies, &self.settings.contact, softness);
+        self.build_constraints(&solver_bodies, &sweeps, &mut wide, &mut constraint_pairs);
+
         for _ in 0..substeps {
             for (index, sweep) in sweeps.iter().enumerate().skip(1) {
                 let body = &self.bodies[sweep.key];
@@ -221,27 +204,26 @@ impl World {
                     sb.angular_velocity /= 1.0 + h * body.angular_damping;
                 }
             }
-            wide.warm_start(&mut solver_bodies, &constraints);
-            wide.solve(&mut solver_bodies, &mut constraints, softness, inv_h, true);
+            wide.warm_start(&mut solver_bodies);
+            wide.solve(&mut solver_bodies, inv_h, true);
             integrate_positions(&mut solver_bodies, h);
-            wide.solve(&mut solver_bodies, &mut constraints, softness, inv_h, false);
+            wide.solve(&mut solver_bodies, inv_h, false);
         }
-        wide.finish(&mut constraints);
-        apply_restitution(&mut solver_bodies, &mut constraints, &self.settings.contact);
+        wide.restitution(&mut solver_bodies);
 
-        // Constraints were made in map order: merge them back in one pass.
-        let mut solved = constraints.iter().zip(&constraint_keys).peekable();
-        for (key, pair) in self.contacts.iter_mut() {
-            let Some((constraint, _)) = solved.next_if(|(_, solved_key)| *solved_key == key) else {
+        // Each constraint's impulses back to its pair, for warm starting.
+        for (constraint, &index) in constraint_pairs.iter().enumerate() {
+            let Some(pair) = self.contacts.at_mut(index as usize) else {
+                continue;
+            };
+            let Some(manifold) = pair.manifold.as_ref() else {
                 continue;
             };
             pair.impulses.clear();
-            pair.impulses.extend(
-                constraint
-                    .points
-                    .iter()
-                    .map(|p| (p.id, p.normal_impulse, p.tangent_impulse)),
-            );
+            for (k, p) in manifold.points.iter().enumerate() {
+                let (normal, tangent, _) = wide.point_impulses(constraint, k);
+                pair.impulses.push((p.id, normal, tangent));
+            }
         }
 
         // Write back; a body whose result is not finite keeps its start
@@ -278,8 +260,63 @@ impl World {
 
         self.scratch.solver_bodies = solver_bodies;
         self.scratch.sweeps = sweeps;
-        self.scratch.constraints = constraints;
-        self.scratch.constraint_keys = constraint_keys;
+        self.scratch.constraint_pairs = constraint_pairs;
         self.scratch.wide = wide;
+    }
+
+    /// One contact constraint per solid pair with a manifold and a simulated
+    /// body, in map order, built straight into its lane (with its pair's map
+    /// index in `constraint_pairs`); impulses warm-started by feature id.
+    #[inline(never)]
+    fn build_constraints(
+        &self,
+        solver_bodies: &[SolverBody],
+        sweeps: &[Sweep],
+        wide: &mut WideContacts,
+        constraint_pairs: &mut Vec<u32>,
+    ) {
+        // A simulated body's centre of mass is its sweep's start; the others'
+        // are computed the same way.
+        let center = |body: &super::Body, index: usize| match sweeps.get(index) {
+            Some(sweep) if index != 0 => sweep.center0,
+            _ => body.pose.transform_point(body.local_center),
+        };
+        for &index in &self.scratch.solid_pairs {
+            let Some((key, pair)) = self.contacts.at(index as usize) else {
+                continue;
+            };
+            let Some(manifold) = pair.manifold.as_ref() else {
+                continue;
+            };
+            if pair.sensor {
+                continue;
+            }
+            let (ca, cb) = (&self.colliders[key.0.key], &self.colliders[key.1.key]);
+            let (ba, bb) = (&self.bodies[ca.body.key], &self.bodies[cb.body.key]);
+            let (ia, ib) = (ba.solver_index as usize, bb.solver_index as usize);
+            if ia == 0 && ib == 0 {
+                continue;
+            }
+            let friction = (ca.material.friction * cb.material.friction).sqrt();
+            let restitution = ca.material.restitution.max(cb.material.restitution);
+            let impulses = &pair.impulses;
+            wide.push_manifold(
+                solver_bodies,
+                ia,
+                ib,
+                center(ba, ia),
+                center(bb, ib),
+                manifold,
+                friction,
+                restitution,
+                |id| {
+                    impulses
+                        .iter()
+                        .find(|(stored, _, _)| *stored == id)
+                        .map_or((0.0, 0.0), |&(_, n, t)| (n, t))
+                },
+            );
+            constraint_pairs.push(index);
+        }
     }
 }

@@ -75,10 +75,11 @@ struct Cli {
     /// default: a small pit would sleep through the timed steps).
     #[arg(long)]
     scaling_sleeping: bool,
-    /// How the scaling pits (and the memory run's) hold more balls: `deep`
-    /// keeps the 100 m box and 80 per row, `wide` repeats the 1k pit side by
-    /// side.
-    #[arg(long, value_enum, default_value = "deep")]
+    /// How the scaling pits (and the memory run's) hold more balls: `wide`
+    /// repeats the 1k pit side by side (the same pile at every size),
+    /// `deep` keeps the 100 m box and 80 per row (at 32k the grid is still
+    /// falling through the timed steps).
+    #[arg(long, value_enum, default_value = "wide")]
     scaling_layout: LayoutName,
     /// Seed of the generated scenes and shots.
     #[arg(long, default_value_t = SEED)]

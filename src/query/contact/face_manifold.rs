@@ -248,7 +248,9 @@ pub(super) fn face_manifold(
 /// [`face_manifold`] of two polygon cores (both radii 0): the same manifold
 /// with fewer steps. Without a radius the deepest end's cap point is that
 /// end itself, which the clipping keeps or drops like any end, so the cap
-/// steps of [`face_manifold`] change nothing and are left out; each
+/// steps of [`face_manifold`] change nothing and are left out; the two
+/// clippings are written out for one or two points ([`clip_pair`]), with
+/// the same expressions, so the points are the same bit for bit; each
 /// surviving point's depth is computed once.
 pub(super) fn polygon_face_manifold(
     reference: &Face,
@@ -260,55 +262,67 @@ pub(super) fn polygon_face_manifold(
     let normal = reference.normal;
     let separation_of = |p: Vec2| normal.dot(&(p - reference.start));
     let depth_of = |p: Vec2| reference.radius - separation_of(p);
-    let side = ClipPoints {
-        points: [
-            ClipVertex {
-                point: incident.start,
-                reference_feature: reference.edge_feature,
-                incident_feature: incident.start_feature,
-            },
-            ClipVertex {
-                point: incident.end,
-                reference_feature: reference.edge_feature,
-                incident_feature: incident.end_feature,
-            },
-        ],
-        len: 2,
+    let start = ClipVertex {
+        point: incident.start,
+        reference_feature: reference.edge_feature,
+        incident_feature: incident.start_feature,
     };
-    let past_start = clip_half_plane(
-        &side,
-        -tangent,
-        reference.start,
+    let end = ClipVertex {
+        point: incident.end,
+        reference_feature: reference.edge_feature,
+        incident_feature: incident.end_feature,
+    };
+    // Past the side plane through the reference start (side -tangent),
+    // then the one through its end (side tangent).
+    let past_start = -tangent;
+    let (points, count) = clip_pair(
+        start,
+        end,
+        past_start.dot(&(start.point - reference.start)),
+        past_start.dot(&(end.point - reference.start)),
         reference.start_feature,
         incident.edge_feature,
     );
-    let clipped = clip_half_plane(
-        &past_start,
-        tangent,
-        reference.end,
-        reference.end_feature,
-        incident.edge_feature,
-    );
-    // The points deep enough, with their depths.
-    let mut kept = [(side.points[0], 0.0); 2];
-    let mut count = 0;
-    for vertex in clipped.as_slice() {
-        let depth = depth_of(vertex.point);
+    let beyond_end = |v: &ClipVertex| tangent.dot(&(v.point - reference.end));
+    let (points, count) = match count {
+        2 => clip_pair(
+            points[0],
+            points[1],
+            beyond_end(&points[0]),
+            beyond_end(&points[1]),
+            reference.end_feature,
+            incident.edge_feature,
+        ),
+        1 if beyond_end(&points[0]) <= 0.0 => (points, 1),
+        _ => (points, 0),
+    };
+    // The points deep enough, with their depths, in order.
+    let mut kept = [(start, 0.0); 2];
+    let mut kept_count = 0;
+    if count >= 1 {
+        let depth = depth_of(points[0].point);
         if depth >= -margin {
-            kept[count] = (*vertex, depth);
-            count += 1;
+            kept[0] = (points[0], depth);
+            kept_count = 1;
         }
     }
-    if count == 2
+    if count == 2 {
+        let depth = depth_of(points[1].point);
+        if depth >= -margin {
+            kept[kept_count] = (points[1], depth);
+            kept_count += 1;
+        }
+    }
+    if kept_count == 2
         && (kept[0].0.point - kept[1].0.point).norm() < POINT_MERGE_FRACTION * tangent.norm()
     {
         // Keep the deeper of two points that are one (the first on a tie).
         if kept[1].1 > kept[0].1 {
             kept[0] = kept[1];
         }
-        count = 1;
+        kept_count = 1;
     }
-    if count == 0 {
+    if kept_count == 0 {
         // Nothing survived the clipping: the deepest end alone (its cap
         // point, which is the end itself).
         let (deepest_end, deepest_feature) =
@@ -328,7 +342,7 @@ pub(super) fn polygon_face_manifold(
             incident_feature: deepest_feature,
         };
         kept[0] = (vertex, depth);
-        count = 1;
+        kept_count = 1;
     }
     let to_contact = |(v, depth): &(ClipVertex, Real)| ConvexPoint {
         // The reference surface lies `depth` beyond the incident point
@@ -344,8 +358,44 @@ pub(super) fn polygon_face_manifold(
     Some(ConvexManifold::new(
         if reference_is_a { normal } else { -normal },
         to_contact(&kept[0]),
-        (count == 2).then(|| to_contact(&kept[1])),
+        (kept_count == 2).then(|| to_contact(&kept[1])),
     ))
+}
+
+/// [`clip_half_plane`] of two points at signed distances `d0` and `d1`
+/// from the plane: the first if `d0 <= 0`, the second if `d1 <= 0`, then
+/// the crossing if they lie strictly on opposite sides (which keeps exactly
+/// one of them), named `(plane_feature, incident_edge_feature)`. Returns
+/// the points in that order and their count.
+#[inline(always)]
+fn clip_pair(
+    first: ClipVertex,
+    second: ClipVertex,
+    d0: Real,
+    d1: Real,
+    plane_feature: u16,
+    incident_edge_feature: u16,
+) -> ([ClipVertex; 2], usize) {
+    let (keep_first, keep_second) = (d0 <= 0.0, d1 <= 0.0);
+    if keep_first && keep_second {
+        return ([first, second], 2);
+    }
+    if (d0 < 0.0 && d1 > 0.0) || (d0 > 0.0 && d1 < 0.0) {
+        // side·(p0 + s (p1 - p0) - origin) = 0  ⇒  s = d0 / (d0 - d1).
+        let s = d0 / (d0 - d1);
+        let crossing = ClipVertex {
+            point: first.point + (second.point - first.point) * s,
+            reference_feature: plane_feature,
+            incident_feature: incident_edge_feature,
+        };
+        let kept = if keep_first { first } else { second };
+        return ([kept, crossing], 2);
+    }
+    match (keep_first, keep_second) {
+        (true, _) => ([first, first], 1),
+        (_, true) => ([second, second], 1),
+        _ => ([first, first], 0),
+    }
 }
 
 #[cfg(test)]

@@ -15,11 +15,18 @@
 //! Rounding is smaller here, since coordinates are relative to the polygon
 //! rather than to the world origin. Polygons of more than
 //! [`MAX_FRAMED_VERTICES`] vertices take the world-frame path.
+//!
+//! Two boxes (see [`super::framed_box`]) take the closed-form box path
+//! ([`super::contact_box_box`]) in the same frame, which gives the polygon
+//! path's manifold without loading either polygon; where it cannot decide
+//! within rounding, the polygon path runs instead.
 
+use super::contact_box_box::{BoxContact, contact_box_box};
 use super::contact_capsule_polygon::contact_capsule_polygon_core;
 use super::contact_circle_polygon::contact_circle_polygon_core;
 use super::contact_polygon_polygon::contact_polygon_polygon_core;
 use super::convex_manifold::ConvexManifold;
+use super::framed_box::{BoxShape, FramedBox};
 use crate::math::{Pose, Real, Rot2, Vec2, vec2};
 use crate::query::placed::WorldPolygon;
 use crate::shape::Shape;
@@ -99,6 +106,14 @@ impl ContactFrame {
                 .inverse_transform_vector(&(pose.translation - self.origin)),
             scale: pose.scale,
         }
+    }
+
+    /// The world's x and y axes in frame coordinates (unit vectors).
+    pub(super) fn world_axes(&self) -> (Vec2, Vec2) {
+        (
+            self.rotation.inverse_transform_vector(&vec2(1.0, 0.0)),
+            self.rotation.inverse_transform_vector(&vec2(0.0, 1.0)),
+        )
     }
 
     /// Size of a set of frame points as the world sees it: the larger side of
@@ -272,7 +287,7 @@ fn in_frame_of_b(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> bool {
 }
 
 /// The pairs computed in a contact frame, by the kinds of A and B.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug)]
 pub(super) enum FramedPair {
     /// Two convex polygons.
     PolygonPolygon,
@@ -285,7 +300,9 @@ pub(super) enum FramedPair {
 impl FramedPair {
     /// How the pair of `a` and `b` is computed in a contact frame, or `None`
     /// when it is not (other kinds, or a polygon of more than
-    /// [`MAX_FRAMED_VERTICES`] vertices).
+    /// [`MAX_FRAMED_VERTICES`] vertices). Two boxes are a
+    /// [`FramedPair::PolygonPolygon`], though [`super::contact_with_margin`]
+    /// gives them to [`contact_boxes`] first.
     pub(super) fn of(a: &Shape, b: &Shape) -> Option<FramedPair> {
         match (Kind::of(a), Kind::of(b)) {
             (Kind::Polygon, Kind::Polygon) => Some(FramedPair::PolygonPolygon),
@@ -308,22 +325,9 @@ impl FramedPair {
         let mut manifold = match self {
             FramedPair::PolygonPolygon => {
                 let b_owns_frame = in_frame_of_b(a, pose_a, b, pose_b);
-                let (owner, owner_pose, other, other_pose) = if b_owns_frame {
-                    (b, pose_b, a, pose_a)
-                } else {
-                    (a, pose_a, b, pose_b)
-                };
-                let frame = ContactFrame::of_pose(owner_pose);
-                let mut owner_storage = FramedPolygon::EMPTY;
-                let owner_core = local_core(owner, owner_pose.scale, &mut owner_storage);
-                let mut other_polygon = FramedPolygon::EMPTY;
-                other_polygon.load(other, &frame.relative(other_pose));
-                let (core_a, core_b) = if b_owns_frame {
-                    (other_polygon.core(), owner_core)
-                } else {
-                    (owner_core, other_polygon.core())
-                };
-                let manifold = contact_polygon_polygon_core(core_a, core_b, margin, &frame);
+                let frame = ContactFrame::of_pose(if b_owns_frame { pose_b } else { pose_a });
+                let manifold =
+                    polygons_in_frame(a, pose_a, b, pose_b, b_owns_frame, &frame, margin);
                 (manifold, frame)
             }
             FramedPair::PolygonRound => {
@@ -351,6 +355,89 @@ impl FramedPair {
         }
         manifold.0
     }
+}
+
+/// Two convex polygons collided in `frame`, the pose of B without its scale
+/// when `b_owns_frame`, else A's; the manifold is in `frame`.
+fn polygons_in_frame(
+    a: &Shape,
+    pose_a: &Pose,
+    b: &Shape,
+    pose_b: &Pose,
+    b_owns_frame: bool,
+    frame: &ContactFrame,
+    margin: Real,
+) -> Option<ConvexManifold> {
+    let (owner, owner_pose, other, other_pose) = if b_owns_frame {
+        (b, pose_b, a, pose_a)
+    } else {
+        (a, pose_a, b, pose_b)
+    };
+    let mut owner_storage = FramedPolygon::EMPTY;
+    let owner_core = local_core(owner, owner_pose.scale, &mut owner_storage);
+    let mut other_polygon = FramedPolygon::EMPTY;
+    other_polygon.load(other, &frame.relative(other_pose));
+    let (core_a, core_b) = if b_owns_frame {
+        (other_polygon.core(), owner_core)
+    } else {
+        (owner_core, other_polygon.core())
+    };
+    contact_polygon_polygon_core(core_a, core_b, margin, frame)
+}
+
+/// How [`contact_boxes`] reached its answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum BoxPath {
+    /// Closed form: farther apart than the margin.
+    Separated,
+    /// Closed form: overlapping.
+    Overlapping,
+    /// Closed form: apart (or touching) within the margin, a face contact.
+    Apart,
+    /// The polygon path decided.
+    Polygon,
+}
+
+/// The contact (world) between two shapes with their boxes
+/// ([`BoxShape::of`]), in the frame [`FramedPair::PolygonPolygon`] uses,
+/// and which path decided it: the closed form where it can, else the
+/// polygon path.
+#[inline]
+pub(super) fn contact_boxes(
+    (a, box_a): (&Shape, BoxShape<'_>),
+    pose_a: &Pose,
+    (b, box_b): (&Shape, BoxShape<'_>),
+    pose_b: &Pose,
+    margin: Real,
+) -> (Option<ConvexManifold>, BoxPath) {
+    let b_owns_frame = in_frame_of_b(a, pose_a, b, pose_b);
+    let (owner_box, owner_pose, other_box, other_pose) = if b_owns_frame {
+        (box_b, pose_b, box_a, pose_a)
+    } else {
+        (box_a, pose_a, box_b, pose_b)
+    };
+    let frame = ContactFrame::of_pose(owner_pose);
+    let owner_box = FramedBox::owner(owner_box, owner_pose.scale);
+    let other_box = FramedBox::placed(other_box, &frame.relative(other_pose));
+    let (framed_a, framed_b) = if b_owns_frame {
+        (&other_box, &owner_box)
+    } else {
+        (&owner_box, &other_box)
+    };
+    let decided = contact_box_box(framed_a, framed_b, margin, &frame);
+    let (mut manifold, path) = match decided {
+        BoxContact::Separated => return (None, BoxPath::Separated),
+        BoxContact::Overlapping(manifold) => (manifold, BoxPath::Overlapping),
+        BoxContact::Apart(manifold) => (manifold, BoxPath::Apart),
+        BoxContact::Undecided => (
+            polygons_in_frame(a, pose_a, b, pose_b, b_owns_frame, &frame, margin),
+            BoxPath::Polygon,
+        ),
+    };
+    if let Some(m) = &mut manifold {
+        frame.manifold_to_world(m);
+    }
+    (manifold, path)
 }
 
 /// The polygon `shape` in its own contact frame (its local vertices times

@@ -9,7 +9,10 @@
 //! one of the polygons, transforming only the other shape, and maps the
 //! manifold to the world at the end; [`contact_placed`] runs the same pair
 //! functions on shapes placed in the world, and the two agree up to
-//! rounding (`tests/contact_frames.rs`).
+//! rounding (`tests/contact_frames.rs`). Two boxes (`Aabb`, `OrientedRect`,
+//! a `ConvexPolygon` that is a rectangle) take a closed-form path in that
+//! frame that returns the polygon pair's manifold bit for bit, except where
+//! two reference faces tie to within rounding.
 //! A simple polygon contributes the deepest of its convex pieces' manifolds.
 //! A circle tree contributes the contacts of its leaves (pruned descent),
 //! reduced to one manifold of up to four points that name the leaves' parts
@@ -66,6 +69,7 @@
 
 mod clip;
 mod closest;
+mod contact_box_box;
 mod contact_capsule_capsule;
 mod contact_capsule_polygon;
 mod contact_circle_capsule;
@@ -76,10 +80,12 @@ mod contact_simple_convex;
 mod contact_simple_simple;
 mod convex_manifold;
 mod face_manifold;
+mod framed_box;
 mod lanes;
 mod local_frame;
 
-use local_frame::FramedPair;
+use framed_box::BoxShape;
+use local_frame::{FramedPair, contact_boxes};
 
 pub use contact_capsule_capsule::contact_capsule_capsule;
 pub use contact_capsule_polygon::contact_capsule_polygon;
@@ -222,6 +228,11 @@ pub fn contact_with_margin(
     pose_b: &Pose,
     margin: Real,
 ) -> Option<Manifold> {
+    // Two boxes take the closed-form box path (see `contact_box_box`).
+    if let (Some(box_a), Some(box_b)) = (BoxShape::of(a), BoxShape::of(b)) {
+        let manifold = contact_boxes((a, box_a), pose_a, (b, box_b), pose_b, margin).0?;
+        return manifold.is_finite().then(|| manifold.into_manifold());
+    }
     // Convex polygon pairs, and discs and capsules against them, skip placing
     // both shapes in the world (see `local_frame`).
     let Some(framed) = FramedPair::of(a, b) else {
@@ -308,7 +319,7 @@ impl<'p> Solid<'p> {
 
 impl Manifold {
     /// True when the normal and every point and depth are finite.
-    fn is_finite(&self) -> bool {
+    pub(crate) fn is_finite(&self) -> bool {
         is_finite_vec(self.normal)
             && !self.points.is_empty()
             && self

@@ -1,7 +1,8 @@
 //! `contact_tree_tree`: leaf-pair contacts of two trees, reduced to one manifold.
 
+use super::frame_descent::leaf_contacts_in_frame;
 use super::probe::{circle_circle_touch, circles_may_touch};
-use super::reduce::reduce_leaf_contacts;
+use super::reduce::reduce_leaf_pairs;
 use super::walk::{PairVisitor, WorldCircle, visit_leaf_pairs, walk_pair};
 use super::{LeafContact, QueryBudget, TreeQueryStats, feature, part};
 use crate::math::{Pose, Real};
@@ -72,14 +73,61 @@ pub fn leaf_contacts_tree_tree(
     margin: Real,
     budget: QueryBudget,
 ) -> (Vec<LeafContact>, TreeQueryStats) {
+    let mut found = Vec::new();
+    let stats = leaf_contacts_into(tree_a, pose_a, tree_b, pose_b, margin, budget, &mut found);
+    (found, stats)
+}
+
+/// [`leaf_contacts_tree_tree`] appending to `found`. Without a budget the
+/// descent runs in A's frame (`frame_descent`); with one, or for poses that
+/// give no finite relative frame, it is [`walk_pair`].
+fn leaf_contacts_into(
+    tree_a: &CircleTree,
+    pose_a: &Pose,
+    tree_b: &CircleTree,
+    pose_b: &Pose,
+    margin: Real,
+    budget: QueryBudget,
+    found: &mut Vec<LeafContact>,
+) -> TreeQueryStats {
+    if budget == QueryBudget::UNLIMITED
+        && let Some(stats) = leaf_contacts_in_frame(tree_a, pose_a, tree_b, pose_b, margin, found)
+    {
+        return stats;
+    }
     let mut visitor = Contacts {
         tree_a,
         tree_b,
         margin,
-        found: Vec::new(),
+        found: std::mem::take(found),
     };
     let stats = walk_pair(tree_a, pose_a, tree_b, pose_b, &budget, &mut visitor);
-    (visitor.found, stats)
+    *found = visitor.found;
+    stats
+}
+
+/// [`contact_tree_tree_with_margin`] with the leaf contacts gathered in
+/// `buffer` (cleared first), so a caller that keeps the buffer allocates
+/// nothing once it has grown.
+pub(crate) fn contact_tree_tree_in(
+    tree_a: &CircleTree,
+    pose_a: &Pose,
+    tree_b: &CircleTree,
+    pose_b: &Pose,
+    margin: Real,
+    buffer: &mut Vec<LeafContact>,
+) -> Option<Manifold> {
+    buffer.clear();
+    leaf_contacts_into(
+        tree_a,
+        pose_a,
+        tree_b,
+        pose_b,
+        margin,
+        QueryBudget::UNLIMITED,
+        buffer,
+    );
+    reduce_leaf_pairs(buffer)
 }
 
 /// The contact manifold of two trees, if they touch: the leaf-pair contacts
@@ -122,8 +170,9 @@ pub fn contact_tree_tree_with_stats(
     margin: Real,
     budget: QueryBudget,
 ) -> (Option<Manifold>, TreeQueryStats) {
-    let (contacts, stats) = leaf_contacts_tree_tree(tree_a, pose_a, tree_b, pose_b, margin, budget);
-    (reduce_leaf_contacts(&contacts), stats)
+    let (mut contacts, stats) =
+        leaf_contacts_tree_tree(tree_a, pose_a, tree_b, pose_b, margin, budget);
+    (reduce_leaf_pairs(&mut contacts), stats)
 }
 
 /// The brute-force reference of [`leaf_contacts_tree_tree`]: every leaf pair tested.

@@ -54,8 +54,10 @@ mod contact_tree_shape;
 mod contact_tree_tree;
 mod distance_tree_shape;
 mod distance_tree_tree;
+mod frame_descent;
 mod intersects_tree_shape;
 mod intersects_tree_tree;
+mod pair_cache;
 mod point_inside_tree;
 mod probe;
 mod reduce;
@@ -78,6 +80,7 @@ pub use distance_tree_tree::{
 };
 pub use intersects_tree_shape::{intersects_tree_shape, intersects_tree_shape_with_stats};
 pub use intersects_tree_tree::{intersects_tree_tree, intersects_tree_tree_with_stats};
+pub use pair_cache::{CACHE_REACH, TreePairCache};
 pub use point_inside_tree::{point_inside_tree, point_inside_tree_with_stats};
 pub use reduce::{MAX_MANIFOLD_POINTS, reduce_leaf_contacts};
 pub use walk::PRUNE_SLACK;

@@ -52,7 +52,7 @@ pub fn reduce_leaf_contacts(contacts: &[LeafContact]) -> Option<Manifold> {
     if contacts.is_empty() {
         return None;
     }
-    let mut order: SmallVec<[&LeafContact; 16]> = contacts.iter().collect();
+    let mut order: SmallVec<[LeafContact; 16]> = contacts.iter().copied().collect();
     order.sort_by(|a, b| {
         (a.node_a, a.node_b, a.id)
             .cmp(&(b.node_a, b.node_b, b.id))
@@ -60,13 +60,72 @@ pub fn reduce_leaf_contacts(contacts: &[LeafContact]) -> Option<Manifold> {
             .then(a.point.x.total_cmp(&b.point.x))
             .then(a.point.y.total_cmp(&b.point.y))
     });
-    let deepest = (0..order.len())
-        .max_by(|&i, &j| order[i].depth.total_cmp(&order[j].depth).then(j.cmp(&i)))
-        .unwrap_or(0);
-    let min_depth = order
-        .iter()
-        .map(|c| c.depth)
-        .fold(Real::INFINITY, Real::min);
+    reduce_ordered(&order)
+}
+
+/// [`reduce_leaf_contacts`] for the contacts of two trees, each leaf pair
+/// once: sorted in place by leaf pair, which is the canonical order (a
+/// pair's feature id follows from its two nodes, so no two contacts tie).
+pub(crate) fn reduce_leaf_pairs(contacts: &mut [LeafContact]) -> Option<Manifold> {
+    let mut out = None;
+    reduce_leaf_pairs_into(contacts, &mut out);
+    out
+}
+
+/// [`reduce_leaf_pairs`] written into `out` (its point buffer reused), with
+/// the contact functions' rule that a manifold that is not finite is none.
+pub(crate) fn reduce_leaf_pairs_into(contacts: &mut [LeafContact], out: &mut Option<Manifold>) {
+    let key = |c: &LeafContact| (u64::from(c.node_a) << 32) | u64::from(c.node_b.unwrap_or(0));
+    // Insertion sort: a few to a few dozen contacts, often nearly in order.
+    for i in 1..contacts.len() {
+        let mut j = i;
+        while j > 0 && key(&contacts[j - 1]) > key(&contacts[j]) {
+            contacts.swap(j - 1, j);
+            j -= 1;
+        }
+    }
+    reduce_ordered_into(contacts, out);
+    if out.as_ref().is_some_and(|m| !m.is_finite()) {
+        *out = None;
+    }
+}
+
+/// The first index with the largest `score` (`total_cmp`) among those not
+/// in `chosen`.
+#[inline]
+fn pick(count: usize, chosen: &[usize], score: impl Fn(usize) -> Real) -> Option<usize> {
+    let mut best: Option<(usize, Real)> = None;
+    for i in (0..count).filter(|i| !chosen.contains(i)) {
+        let s = score(i);
+        if best.is_none_or(|(_, b)| s.total_cmp(&b).is_gt()) {
+            best = Some((i, s));
+        }
+    }
+    best.map(|(i, _)| i)
+}
+
+/// The reduction of contacts already in canonical order.
+fn reduce_ordered(order: &[LeafContact]) -> Option<Manifold> {
+    let mut out = None;
+    reduce_ordered_into(order, &mut out);
+    out
+}
+
+/// [`reduce_ordered`] written into `out`, reusing its point buffer.
+fn reduce_ordered_into(order: &[LeafContact], out: &mut Option<Manifold>) {
+    if order.is_empty() {
+        *out = None;
+        return;
+    }
+    // The deepest: the first of the largest depths.
+    let mut deepest = 0;
+    let mut min_depth = Real::INFINITY;
+    for (i, c) in order.iter().enumerate() {
+        if c.depth.total_cmp(&order[deepest].depth).is_gt() {
+            deepest = i;
+        }
+        min_depth = min_depth.min(c.depth);
+    }
     let spread = order[deepest].depth - min_depth;
     let weight = |depth: Real| {
         if spread > 0.0 {
@@ -77,7 +136,7 @@ pub fn reduce_leaf_contacts(contacts: &[LeafContact]) -> Option<Manifold> {
     };
     let mut sum = crate::math::Vec2::zeros();
     let mut total = 0.0;
-    for c in &order {
+    for c in order {
         let w = weight(c.depth);
         sum += c.normal * w;
         total += w;
@@ -89,42 +148,42 @@ pub fn reduce_leaf_contacts(contacts: &[LeafContact]) -> Option<Manifold> {
         order[deepest].normal
     };
     let tangent = perp(normal);
-    let along: SmallVec<[Real; 16]> = order.iter().map(|c| tangent.dot(&c.point)).collect();
-    let mut chosen: SmallVec<[usize; MAX_MANIFOLD_POINTS]> = SmallVec::new();
-    chosen.push(deepest);
-    let pick = |chosen: &SmallVec<[usize; MAX_MANIFOLD_POINTS]>, score: &dyn Fn(usize) -> Real| {
-        (0..order.len())
-            .filter(|i| !chosen.contains(i))
-            .max_by(|&i, &j| score(i).total_cmp(&score(j)).then(j.cmp(&i)))
-    };
-    if let Some(low) = pick(&chosen, &|i| -along[i]) {
-        chosen.push(low);
+    let along = |i: usize| tangent.dot(&order[i].point);
+    let count = order.len();
+    let mut chosen = [deepest; MAX_MANIFOLD_POINTS];
+    let mut len = 1;
+    if let Some(low) = pick(count, &chosen[..len], |i| -along(i)) {
+        chosen[len] = low;
+        len += 1;
     }
-    if let Some(high) = pick(&chosen, &|i| along[i]) {
-        chosen.push(high);
+    if let Some(high) = pick(count, &chosen[..len], along) {
+        chosen[len] = high;
+        len += 1;
     }
-    let spread_from = |chosen: &SmallVec<[usize; MAX_MANIFOLD_POINTS]>, i: usize| {
-        chosen
+    let spread_from = |i: usize| {
+        chosen[..len]
             .iter()
-            .map(|&k| (along[i] - along[k]).abs())
+            .map(|&k| (along(i) - along(k)).abs())
             .fold(Real::INFINITY, Real::min)
     };
-    let snapshot = chosen.clone();
-    if let Some(far) = pick(&chosen, &|i| spread_from(&snapshot, i)) {
-        chosen.push(far);
+    if let Some(far) = pick(count, &chosen[..len], spread_from) {
+        chosen[len] = far;
+        len += 1;
     }
-    let points = chosen
-        .iter()
-        .map(|&i| {
-            let c = order[i];
-            ContactPoint {
-                point: c.point,
-                depth: c.depth,
-                id: c.id,
-                part_a: c.part_a,
-                part_b: c.part_b,
-            }
-        })
-        .collect();
-    Some(Manifold { normal, points })
+    let manifold = out.get_or_insert_with(|| Manifold {
+        normal,
+        points: SmallVec::new(),
+    });
+    manifold.normal = normal;
+    manifold.points.clear();
+    for &i in &chosen[..len] {
+        let c = &order[i];
+        manifold.points.push(ContactPoint {
+            point: c.point,
+            depth: c.depth,
+            id: c.id,
+            part_a: c.part_a,
+            part_b: c.part_b,
+        });
+    }
 }

@@ -1,0 +1,410 @@
+//! One batch of the lane solver: [`LANES`] constraints of up to `P` points,
+//! one per lane, with the body velocities gathered into lanes while a batch
+//! is solved.
+//!
+//! Invariants:
+//! - every lane computes exactly what the scalar `solve_constraint`,
+//!   `warm_start_constraint` and `apply_restitution` compute for its
+//!   constraint, given the same body velocities (the same formulas in the
+//!   same order);
+//! - an empty lane or missing point has zero mass and no impulse, and
+//!   changes nothing;
+//! - bodies that cannot move (inverse mass and inertia 0) are never written.
+
+use super::contact_solver::{ConstraintPoint, ContactConstraint, ContactSoftness, SolverBody};
+use super::lanes::{F8, M8};
+use crate::math::{Real, Vec2};
+
+/// Constraints solved side by side: two SSE registers of four (the baseline
+/// of every x86-64 and aarch64 machine), whose chains of dependent
+/// operations the processor overlaps.
+pub const LANES: usize = 8;
+
+type Lane = F8;
+type Mask = M8;
+
+const ZERO: Lane = Lane::ZERO;
+
+/// One contact point in every lane (world frame, see `ConstraintPoint`).
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct WidePoint {
+    anchor_a_x: Lane,
+    anchor_a_y: Lane,
+    anchor_b_x: Lane,
+    anchor_b_y: Lane,
+    base_separation: Lane,
+    normal_mass: Lane,
+    tangent_mass: Lane,
+    pub(super) normal_impulse: Lane,
+    pub(super) tangent_impulse: Lane,
+    pub(super) max_normal_impulse: Lane,
+    /// Normal relative velocity at the start of the step (restitution).
+    relative_velocity: Lane,
+}
+
+/// The per-constraint values of a lane, shared by its points.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct LaneHead {
+    /// Index of body A in the solver bodies.
+    pub body_a: usize,
+    /// Index of body B in the solver bodies.
+    pub body_b: usize,
+    /// Unit normal from A to B (world).
+    pub normal: Vec2,
+    /// Coulomb friction coefficient.
+    pub friction: Real,
+    /// Restitution in [0, 1].
+    pub restitution: Real,
+    /// One side cannot move (the stiffer softness).
+    pub against_fixed: bool,
+}
+
+/// [`LANES`] constraints of up to `P` points each, one per lane.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Batch<const P: usize> {
+    body_a: [u32; LANES],
+    body_b: [u32; LANES],
+    /// Index of the lane's constraint; `u32::MAX` for an empty lane.
+    pub(super) constraint: [u32; LANES],
+    normal_x: Lane,
+    normal_y: Lane,
+    friction: Lane,
+    restitution: Lane,
+    bias_rate: Lane,
+    mass_scale: Lane,
+    impulse_scale: Lane,
+    /// Inverse masses and inertias of the lanes' bodies (constant in a step,
+    /// so packed once instead of gathered every pass).
+    inv_mass_a: Lane,
+    inv_inertia_a: Lane,
+    inv_mass_b: Lane,
+    inv_inertia_b: Lane,
+    pub(super) points: [WidePoint; P],
+}
+
+impl<const P: usize> Default for Batch<P> {
+    fn default() -> Self {
+        Batch {
+            body_a: [u32::MAX; LANES],
+            body_b: [u32::MAX; LANES],
+            constraint: [u32::MAX; LANES],
+            normal_x: ZERO,
+            normal_y: ZERO,
+            friction: ZERO,
+            restitution: ZERO,
+            bias_rate: ZERO,
+            mass_scale: ZERO,
+            impulse_scale: ZERO,
+            inv_mass_a: ZERO,
+            inv_inertia_a: ZERO,
+            inv_mass_b: ZERO,
+            inv_inertia_b: ZERO,
+            points: [WidePoint::default(); P],
+        }
+    }
+}
+
+/// Velocities and motion of one side of a batch, gathered from the bodies.
+#[derive(Clone, Copy, Debug, Default)]
+struct WideBody {
+    vx: Lane,
+    vy: Lane,
+    w: Lane,
+    dpx: Lane,
+    dpy: Lane,
+    cos: Lane,
+    sin: Lane,
+    inv_mass: Lane,
+    inv_inertia: Lane,
+}
+
+impl WideBody {
+    #[inline(always)]
+    fn gather(
+        bodies: &[SolverBody],
+        index: &[u32; LANES],
+        inv_mass: Lane,
+        inv_inertia: Lane,
+    ) -> Self {
+        let mut out = WideBody {
+            inv_mass,
+            inv_inertia,
+            ..WideBody::default()
+        };
+        for (l, &i) in index.iter().enumerate() {
+            // An empty lane (index `u32::MAX`) or an index past the bodies
+            // stands for the fixed body: zero velocity, never written back.
+            let b = bodies.get(i as usize).unwrap_or(&SolverBody::FIXED);
+            out.vx.0[l] = b.linear_velocity.x;
+            out.vy.0[l] = b.linear_velocity.y;
+            out.w.0[l] = b.angular_velocity;
+            out.dpx.0[l] = b.delta_position.x;
+            out.dpy.0[l] = b.delta_position.y;
+            let c = b.delta_rotation.complex();
+            out.cos.0[l] = c.re;
+            out.sin.0[l] = c.im;
+        }
+        out
+    }
+
+    /// Writes the velocities back to the lanes' bodies that can move.
+    #[inline(always)]
+    fn scatter(&self, bodies: &mut [SolverBody], index: &[u32; LANES]) {
+        for (l, &i) in index.iter().enumerate() {
+            let movable = self.inv_mass.0[l] > 0.0 || self.inv_inertia.0[l] > 0.0;
+            if let (true, Some(b)) = (movable, bodies.get_mut(i as usize)) {
+                b.linear_velocity.x = self.vx.0[l];
+                b.linear_velocity.y = self.vy.0[l];
+                b.angular_velocity = self.w.0[l];
+            }
+        }
+    }
+
+    /// Adds impulse (`jx`, `jy`) at anchor (`rx`, `ry`) in every lane.
+    #[inline(always)]
+    fn push(&mut self, rx: Lane, ry: Lane, jx: Lane, jy: Lane) {
+        self.vx += jx * self.inv_mass;
+        self.vy += jy * self.inv_mass;
+        self.w += self.inv_inertia * (rx * jy - ry * jx);
+    }
+
+    /// Subtracts impulse (`jx`, `jy`) at anchor (`rx`, `ry`) in every lane.
+    #[inline(always)]
+    fn pull(&mut self, rx: Lane, ry: Lane, jx: Lane, jy: Lane) {
+        self.vx -= jx * self.inv_mass;
+        self.vy -= jy * self.inv_mass;
+        self.w -= self.inv_inertia * (rx * jy - ry * jx);
+    }
+
+    /// Velocity of the anchor point (`rx`, `ry`): v + ω × r.
+    #[inline(always)]
+    fn point_velocity(&self, rx: Lane, ry: Lane) -> (Lane, Lane) {
+        (self.vx - ry * self.w, self.vy + rx * self.w)
+    }
+
+    /// The anchor (`rx`, `ry`) moved by the body's motion within the step.
+    #[inline(always)]
+    fn moved(&self, rx: Lane, ry: Lane) -> (Lane, Lane) {
+        (
+            self.dpx + (self.cos * rx - self.sin * ry),
+            self.dpy + (self.sin * rx + self.cos * ry),
+        )
+    }
+
+    /// Keeps the velocities of `other` in the flagged lanes.
+    #[inline(always)]
+    fn take(&mut self, flags: Mask, other: &WideBody) {
+        self.vx = flags.select(other.vx, self.vx);
+        self.vy = flags.select(other.vy, self.vy);
+        self.w = flags.select(other.w, self.w);
+    }
+}
+
+impl<const P: usize> Batch<P> {
+    /// Fills `lane` with constraint `index`'s shared values.
+    pub(super) fn pack_head(
+        &mut self,
+        lane: usize,
+        index: u32,
+        head: &LaneHead,
+        bodies: &[SolverBody],
+        softness: ContactSoftness,
+    ) {
+        let fixed = SolverBody::FIXED;
+        let a = bodies.get(head.body_a).unwrap_or(&fixed);
+        let b = bodies.get(head.body_b).unwrap_or(&fixed);
+        self.inv_mass_a.0[lane] = a.inv_mass;
+        self.inv_inertia_a.0[lane] = a.inv_inertia;
+        self.inv_mass_b.0[lane] = b.inv_mass;
+        self.inv_inertia_b.0[lane] = b.inv_inertia;
+        self.body_a[lane] = head.body_a as u32;
+        self.body_b[lane] = head.body_b as u32;
+        self.constraint[lane] = index;
+        self.normal_x.0[lane] = head.normal.x;
+        self.normal_y.0[lane] = head.normal.y;
+        self.friction.0[lane] = head.friction;
+        self.restitution.0[lane] = head.restitution;
+        let soft = if head.against_fixed {
+            softness.fixed
+        } else {
+            softness.moving
+        };
+        self.bias_rate.0[lane] = soft.bias_rate;
+        self.mass_scale.0[lane] = soft.mass_scale;
+        self.impulse_scale.0[lane] = soft.impulse_scale;
+    }
+
+    /// Fills point `k` of `lane`.
+    #[inline]
+    pub(super) fn pack_point(&mut self, lane: usize, k: usize, p: &ConstraintPoint) {
+        let wide = &mut self.points[k];
+        wide.anchor_a_x.0[lane] = p.anchor_a.x;
+        wide.anchor_a_y.0[lane] = p.anchor_a.y;
+        wide.anchor_b_x.0[lane] = p.anchor_b.x;
+        wide.anchor_b_y.0[lane] = p.anchor_b.y;
+        wide.base_separation.0[lane] = p.base_separation;
+        wide.normal_mass.0[lane] = p.normal_mass;
+        wide.tangent_mass.0[lane] = p.tangent_mass;
+        wide.normal_impulse.0[lane] = p.normal_impulse;
+        wide.tangent_impulse.0[lane] = p.tangent_impulse;
+        wide.max_normal_impulse.0[lane] = p.max_normal_impulse;
+        wide.relative_velocity.0[lane] = p.relative_velocity;
+    }
+
+    /// Fills `lane` with a whole constraint.
+    pub(super) fn pack(
+        &mut self,
+        lane: usize,
+        index: u32,
+        c: &ContactConstraint,
+        bodies: &[SolverBody],
+        softness: ContactSoftness,
+    ) {
+        debug_assert!(c.points.len() <= P);
+        let head = LaneHead {
+            body_a: c.body_a,
+            body_b: c.body_b,
+            normal: c.normal,
+            friction: c.friction,
+            restitution: c.restitution,
+            against_fixed: c.against_fixed,
+        };
+        self.pack_head(lane, index, &head, bodies, softness);
+        for (k, p) in c.points.iter().enumerate().take(P) {
+            self.pack_point(lane, k, p);
+        }
+    }
+
+    #[inline(always)]
+    pub(super) fn warm_start(&self, bodies: &mut [SolverBody]) {
+        let mut a = WideBody::gather(bodies, &self.body_a, self.inv_mass_a, self.inv_inertia_a);
+        let mut b = WideBody::gather(bodies, &self.body_b, self.inv_mass_b, self.inv_inertia_b);
+        let (nx, ny) = (self.normal_x, self.normal_y);
+        for p in &self.points {
+            // tangent = -perp(n) = (ny, -nx)
+            let jx = nx * p.normal_impulse + ny * p.tangent_impulse;
+            let jy = ny * p.normal_impulse - nx * p.tangent_impulse;
+            a.pull(p.anchor_a_x, p.anchor_a_y, jx, jy);
+            b.push(p.anchor_b_x, p.anchor_b_y, jx, jy);
+        }
+        a.scatter(bodies, &self.body_a);
+        b.scatter(bodies, &self.body_b);
+    }
+
+    #[inline(always)]
+    pub(super) fn solve(
+        &mut self,
+        bodies: &mut [SolverBody],
+        max_push: Real,
+        inv_h: Real,
+        use_bias: bool,
+    ) {
+        let mut a = WideBody::gather(bodies, &self.body_a, self.inv_mass_a, self.inv_inertia_a);
+        let mut b = WideBody::gather(bodies, &self.body_b, self.inv_mass_b, self.inv_inertia_b);
+        let (nx, ny) = (self.normal_x, self.normal_y);
+        let inv_h = Lane::splat(inv_h);
+        let max_push = Lane::splat(-max_push);
+        for p in &mut self.points {
+            let (rax, ray, rbx, rby) = (p.anchor_a_x, p.anchor_a_y, p.anchor_b_x, p.anchor_b_y);
+            // Current separation from the body deltas within the step.
+            let (ax, ay) = a.moved(rax, ray);
+            let (bx, by) = b.moved(rbx, rby);
+            let separation = (bx - ax) * nx + (by - ay) * ny + p.base_separation;
+            // Speculative (apart): allow closing exactly the gap this substep.
+            let apart = separation.gt(ZERO);
+            let (bias, mass_scale, impulse_scale) = if use_bias {
+                (
+                    apart.select(
+                        separation * inv_h,
+                        (self.bias_rate * separation).max(max_push),
+                    ),
+                    apart.select(Lane::ONE, self.mass_scale),
+                    apart.select(ZERO, self.impulse_scale),
+                )
+            } else {
+                (apart.select(separation * inv_h, ZERO), Lane::ONE, ZERO)
+            };
+            let (vax, vay) = a.point_velocity(rax, ray);
+            let (vbx, vby) = b.point_velocity(rbx, rby);
+            let normal_speed = (vbx - vax) * nx + (vby - vay) * ny;
+            let impulse = -(p.normal_mass * mass_scale * (normal_speed + bias))
+                - impulse_scale * p.normal_impulse;
+            let accumulated = (p.normal_impulse + impulse).max(ZERO);
+            let applied = accumulated - p.normal_impulse;
+            p.normal_impulse = accumulated;
+            p.max_normal_impulse = p.max_normal_impulse.max(applied);
+            let (jx, jy) = (nx * applied, ny * applied);
+            a.pull(rax, ray, jx, jy);
+            b.push(rbx, rby, jx, jy);
+        }
+        let (tx, ty) = (ny, -nx);
+        for p in &mut self.points {
+            let (rax, ray, rbx, rby) = (p.anchor_a_x, p.anchor_a_y, p.anchor_b_x, p.anchor_b_y);
+            let (vax, vay) = a.point_velocity(rax, ray);
+            let (vbx, vby) = b.point_velocity(rbx, rby);
+            let tangent_speed = (vbx - vax) * tx + (vby - vay) * ty;
+            let impulse = -(p.tangent_mass * tangent_speed);
+            let limit = self.friction * p.normal_impulse;
+            let accumulated = (p.tangent_impulse + impulse).max(-limit).min(limit);
+            let applied = accumulated - p.tangent_impulse;
+            p.tangent_impulse = accumulated;
+            let (jx, jy) = (tx * applied, ty * applied);
+            a.pull(rax, ray, jx, jy);
+            b.push(rbx, rby, jx, jy);
+        }
+        a.scatter(bodies, &self.body_a);
+        b.scatter(bodies, &self.body_b);
+    }
+
+    /// Restitution (see `apply_restitution`): lanes without restitution, and
+    /// points that were not approaching faster than `threshold` or carried
+    /// no load, are left exactly as they are.
+    pub(super) fn restitution(&mut self, bodies: &mut [SolverBody], threshold: Real) {
+        let bouncy = self.restitution.nonzero();
+        if !bouncy.any() {
+            return;
+        }
+        let mut a = WideBody::gather(bodies, &self.body_a, self.inv_mass_a, self.inv_inertia_a);
+        let mut b = WideBody::gather(bodies, &self.body_b, self.inv_mass_b, self.inv_inertia_b);
+        let (nx, ny) = (self.normal_x, self.normal_y);
+        let threshold = Lane::splat(-threshold);
+        for p in &mut self.points {
+            let active = bouncy
+                .and(p.relative_velocity.le(threshold))
+                .and(p.max_normal_impulse.nonzero());
+            if !active.any() {
+                continue;
+            }
+            let (rax, ray, rbx, rby) = (p.anchor_a_x, p.anchor_a_y, p.anchor_b_x, p.anchor_b_y);
+            let (vax, vay) = a.point_velocity(rax, ray);
+            let (vbx, vby) = b.point_velocity(rbx, rby);
+            let normal_speed = (vbx - vax) * nx + (vby - vay) * ny;
+            let impulse =
+                -(p.normal_mass * (normal_speed + self.restitution * p.relative_velocity));
+            let accumulated = (p.normal_impulse + impulse).max(ZERO);
+            let applied = accumulated - p.normal_impulse;
+            p.normal_impulse = active.select(accumulated, p.normal_impulse);
+            p.max_normal_impulse =
+                active.select(p.max_normal_impulse.max(applied), p.max_normal_impulse);
+            let (jx, jy) = (nx * applied, ny * applied);
+            let (mut a2, mut b2) = (a, b);
+            a2.pull(rax, ray, jx, jy);
+            b2.push(rbx, rby, jx, jy);
+            a.take(active, &a2);
+            b.take(active, &b2);
+        }
+        a.scatter(bodies, &self.body_a);
+        b.scatter(bodies, &self.body_b);
+    }
+
+    /// The accumulated impulses (normal, tangent) and largest normal impulse
+    /// of point `k` in `lane`.
+    pub(super) fn impulses(&self, lane: usize, k: usize) -> (Real, Real, Real) {
+        let p = &self.points[k.min(P - 1)];
+        (
+            p.normal_impulse.0[lane],
+            p.tangent_impulse.0[lane],
+            p.max_normal_impulse.0[lane],
+        )
+    }
+}

@@ -1,0 +1,327 @@
+//! [`TreePairCache`]: the leaf pairs of two trees that may touch, kept from
+//! one contact query to the next while the trees move little relative to
+//! each other.
+//!
+//! A descent ([`super::frame_descent`]) run with its tests widened by
+//! [`CACHE_REACH`] records every leaf pair that passes: the *candidates*.
+//! Later queries, as long as no leaf of B can have moved by more than that
+//! widening in A's frame, test only the candidates; the first query after
+//! the relative motion used it up runs a new descent.
+//!
+//! # Why the answer is exact
+//! The leaf contacts of a pair are the leaf pairs whose exact world-frame
+//! test passes. Each of them passes the pruning test of the current poses
+//! (the descent is conservative, see `frame_descent`), so its circles are
+//! within `pad` of each other in A's frame, where `pad` is the margin plus
+//! the rounding slack. A leaf centre of B sits at `M p + t` in A's frame;
+//! between the poses of the descent (`M₀`, `t₀`) and now (`M₁`, `t₁`) it
+//! moves by at most `|t₁ − t₀| + ‖M₁ − M₀‖ · |p|`, and `|p|` is at most
+//! B's root reach. While that bound plus today's pad and slack fit in the
+//! pad the candidates were gathered with, every contact of today was a
+//! candidate: testing the candidates with the same exact kernel finds the
+//! same contacts, bit for bit, and the reduction sorts them canonically.
+//! The cache is rebuilt when either scale or the margin changes, so world
+//! distances and A's units keep their ratio.
+
+use super::contact_tree_tree::contact_tree_tree_in;
+use super::frame_descent::{BInA, descend, leaf_pair, local_reach, near, pair_slack};
+use super::reduce::reduce_leaf_pairs_into;
+use super::{LeafContact, TreeQueryStats};
+use crate::math::{Pose, Real};
+use crate::query::Manifold;
+use crate::shape::CircleTree;
+use smallvec::SmallVec;
+
+/// Candidate leaf pairs a cache holds without allocating: a hull resting
+/// on another has a few to a dozen.
+const INLINE_CANDIDATES: usize = 16;
+
+/// How much wider than the contact margin the candidates are gathered
+/// (world metres): a pair is answered from the cache until the trees have
+/// moved about this much relative to each other. A pile that is still
+/// settling moves a few millimetres per step at 60 Hz, so the cache lasts
+/// several steps; wider would test more candidates per query.
+pub const CACHE_REACH: Real = 0.05;
+
+/// What a descent was run with.
+#[derive(Clone, Copy, Debug)]
+struct Gathered {
+    /// B's frame in A's at the descent.
+    frame: BInA,
+    scale_a: Real,
+    scale_b: Real,
+    margin: Real,
+    /// The pad of the descent's tests, [`CACHE_REACH`] included (A's units).
+    pad: Real,
+    /// Node counts of both trees (a guard against a cache handed other trees).
+    nodes: (usize, usize),
+}
+
+/// The candidate leaf pairs of two trees, reused between contact queries
+/// (see the module docs). A cache belongs to one pair of trees in one
+/// order: hand it the same two trees on every call, or [`clear`](Self::clear)
+/// it first. It holds no simulated state: a cleared cache gives the same
+/// answers.
+///
+/// # Examples
+/// ```
+/// use circlet::math::{Pose, vec2};
+/// use circlet::query::tree::{TreePairCache, contact_tree_tree_with_margin};
+/// use circlet::shape::TreeBuilder;
+/// let (tree, _) = TreeBuilder::node(vec2(0.0, 0.0), 1.0)
+///     .child(TreeBuilder::node(vec2(-0.5, 0.0), 0.5))
+///     .child(TreeBuilder::node(vec2(0.5, 0.0), 0.5))
+///     .build()
+///     .unwrap();
+/// let mut cache = TreePairCache::default();
+/// for step in 0..10 {
+///     let pose_b = Pose::from_translation(vec2(1.9 - 0.002 * step as f32, 0.3));
+///     let cached = cache.contact(&tree, &Pose::IDENTITY, &tree, &pose_b, 0.02);
+///     let fresh = contact_tree_tree_with_margin(&tree, &Pose::IDENTITY, &tree, &pose_b, 0.02);
+///     assert_eq!(cached, fresh);
+/// }
+/// assert_eq!(cache.descents(), 1); // one descent, nine answers from the candidates
+/// ```
+#[derive(Clone, Debug)]
+pub struct TreePairCache {
+    gathered: Option<Gathered>,
+    /// Leaf pairs (node of A, node of B) in ascending order, held in the
+    /// cache itself up to [`INLINE_CANDIDATES`]: a pair's query then reads
+    /// no other memory than its own.
+    candidates: SmallVec<[[u16; 2]; INLINE_CANDIDATES]>,
+    /// Descents run since the cache was made.
+    descents: u64,
+    /// See [`Self::quiet_until`].
+    quiet_until: f64,
+}
+
+impl Default for TreePairCache {
+    fn default() -> Self {
+        TreePairCache {
+            gathered: None,
+            candidates: SmallVec::new(),
+            descents: 0,
+            quiet_until: f64::NEG_INFINITY,
+        }
+    }
+}
+
+impl TreePairCache {
+    /// Forgets the candidates: the next query descends.
+    pub fn clear(&mut self) {
+        self.gathered = None;
+        self.candidates.clear();
+        self.quiet_until = f64::NEG_INFINITY;
+    }
+
+    /// After a query given the motion stamp `s` (see
+    /// [`Self::contact_with_stamp`]) that found no candidate at all: the
+    /// stamp up to which no leaf pair can come within the margin, that is,
+    /// while the stamps of later poses stay at or below it, the answer is
+    /// still `None`. `-∞` when there are candidates or no stamp was given.
+    pub fn quiet_until(&self) -> f64 {
+        self.quiet_until
+    }
+
+    /// Number of descents this cache has run (queries answered from the
+    /// candidates do not count; clearing does not reset it).
+    pub fn descents(&self) -> u64 {
+        self.descents
+    }
+
+    /// Number of candidate leaf pairs held (0 when none may touch soon).
+    pub fn candidate_count(&self) -> usize {
+        self.candidates.len()
+    }
+
+    /// The contact manifold of `tree_a` at `pose_a` and `tree_b` at `pose_b`
+    /// within `margin` metres: exactly [`super::contact_tree_tree_with_margin`]
+    /// (normal from A to B, world), from the candidates when they still cover
+    /// every leaf pair that may touch.
+    pub fn contact(
+        &mut self,
+        tree_a: &CircleTree,
+        pose_a: &Pose,
+        tree_b: &CircleTree,
+        pose_b: &Pose,
+        margin: Real,
+    ) -> Option<Manifold> {
+        self.contact_with_stamp(tree_a, pose_a, tree_b, pose_b, margin, f64::INFINITY)
+    }
+
+    /// [`Self::contact`] given a motion stamp: a number that grows with the
+    /// motion of both trees, by at least how far any point of either tree
+    /// moved (m, world) between two queries, such as the sum of two running
+    /// totals of each body's motion bound. Sets [`Self::quiet_until`].
+    #[allow(clippy::too_many_arguments)]
+    pub fn contact_with_stamp(
+        &mut self,
+        tree_a: &CircleTree,
+        pose_a: &Pose,
+        tree_b: &CircleTree,
+        pose_b: &Pose,
+        margin: Real,
+        stamp: f64,
+    ) -> Option<Manifold> {
+        let (mut buffer, mut out) = (Vec::new(), None);
+        self.contact_into(
+            tree_a,
+            pose_a,
+            tree_b,
+            pose_b,
+            margin,
+            stamp,
+            &mut buffer,
+            &mut out,
+        );
+        out
+    }
+
+    /// [`Self::contact_with_stamp`] with the leaf contacts gathered in
+    /// `buffer` and the manifold written into `out` (its points reused).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn contact_into(
+        &mut self,
+        tree_a: &CircleTree,
+        pose_a: &Pose,
+        tree_b: &CircleTree,
+        pose_b: &Pose,
+        margin: Real,
+        stamp: f64,
+        buffer: &mut Vec<LeafContact>,
+        out: &mut Option<Manifold>,
+    ) {
+        self.quiet_until = f64::NEG_INFINITY;
+        // As every contact function: a negative or NaN margin acts as 0.
+        let margin = margin.max(0.0);
+        buffer.clear();
+        let slack = pair_slack(tree_a, pose_a, tree_b, pose_b, margin);
+        let pad = margin / pose_a.scale + slack;
+        let Some(frame) = BInA::new(pose_a, pose_b).filter(|_| pad.is_finite()) else {
+            self.clear();
+            *out = contact_tree_tree_in(tree_a, pose_a, tree_b, pose_b, margin, buffer)
+                .filter(Manifold::is_finite);
+            return;
+        };
+        let nodes = (tree_a.nodes().len(), tree_b.nodes().len());
+        // What is left of the descent's pad after today's pad, the motion
+        // since the descent and a slack for the rounding of both (A's units).
+        let left = self.gathered.filter(|g| {
+            g.scale_a == pose_a.scale
+                && g.scale_b == pose_b.scale
+                && g.margin == margin
+                && g.nodes == nodes
+        });
+        let left = left.map_or(Real::NEG_INFINITY, |g| {
+            g.pad - (pad + frame.moved_from(&g.frame, local_reach(tree_b)) + slack)
+        });
+        if left >= 0.0 {
+            if self.candidates.is_empty() {
+                // Every leaf pair is more than `left` beyond today's pad.
+                self.quiet_from(stamp, left * pose_a.scale);
+                *out = None;
+                return;
+            }
+            let nodes_a = tree_a.nodes();
+            let nodes_b = tree_b.nodes();
+            for &[a, b] in &self.candidates {
+                let (a, b) = (u32::from(a), u32::from(b));
+                let (Some(leaf_a), Some(leaf_b)) =
+                    (nodes_a.get(a as usize), nodes_b.get(b as usize))
+                else {
+                    continue;
+                };
+                let center_b = frame.map(leaf_b.center());
+                if near(
+                    leaf_a.center(),
+                    leaf_a.radius(),
+                    center_b,
+                    frame.scale(leaf_b.radius()),
+                    pad,
+                ) {
+                    leaf_pair(tree_a, pose_a, a, tree_b, pose_b, b, margin, buffer);
+                }
+            }
+        } else {
+            let reach = self.gather(tree_a, pose_a, tree_b, pose_b, margin, frame, pad, buffer);
+            if self.candidates.is_empty() {
+                // As above, with all of the reach left.
+                self.quiet_from(stamp, (reach - pad - slack) * pose_a.scale);
+            }
+        }
+        reduce_leaf_pairs_into(buffer, out);
+    }
+
+    /// No leaf pair can reach the margin before the trees' points have
+    /// moved `room` metres (world) from where `stamp` was read.
+    fn quiet_from(&mut self, stamp: f64, room: Real) {
+        if stamp.is_finite() && room >= 0.0 {
+            self.quiet_until = stamp + f64::from(room);
+        }
+    }
+
+    /// Runs the widened descent: records the candidates and appends the
+    /// contacts of today's poses to `buffer`.
+    #[allow(clippy::too_many_arguments)]
+    fn gather(
+        &mut self,
+        tree_a: &CircleTree,
+        pose_a: &Pose,
+        tree_b: &CircleTree,
+        pose_b: &Pose,
+        margin: Real,
+        frame: BInA,
+        pad: Real,
+        buffer: &mut Vec<LeafContact>,
+    ) -> Real {
+        self.descents += 1;
+        let wide = pad + CACHE_REACH / pose_a.scale;
+        self.candidates.clear();
+        // Node indices are kept in 16 bits: larger trees are not cached.
+        let compact = tree_a.nodes().len() <= 1 << 16 && tree_b.nodes().len() <= 1 << 16;
+        let candidates = &mut self.candidates;
+        let mut stats = TreeQueryStats::default();
+        let nodes_a = tree_a.nodes();
+        let nodes_b = tree_b.nodes();
+        let beyond = descend::<true>(
+            tree_a,
+            tree_b,
+            &frame,
+            wide,
+            &mut stats,
+            |a, b, center_b| {
+                if compact {
+                    candidates.push([a as u16, b as u16]);
+                }
+                let (leaf_a, leaf_b) = (&nodes_a[a as usize], &nodes_b[b as usize]);
+                if near(
+                    leaf_a.center(),
+                    leaf_a.radius(),
+                    center_b,
+                    frame.scale(leaf_b.radius()),
+                    pad,
+                ) {
+                    leaf_pair(tree_a, pose_a, a, tree_b, pose_b, b, margin, buffer);
+                }
+            },
+        );
+        if !compact {
+            self.clear();
+            return Real::NEG_INFINITY;
+        }
+        self.candidates.sort_unstable();
+        // Every leaf pair that is not a candidate lies at least `beyond`
+        // farther out than `wide` (the slack of the later checks covers the
+        // rounding of that distance).
+        let reach = wide + beyond.max(0.0);
+        self.gathered = Some(Gathered {
+            frame,
+            scale_a: pose_a.scale,
+            scale_b: pose_b.scale,
+            margin,
+            pad: reach,
+            nodes: (tree_a.nodes().len(), tree_b.nodes().len()),
+        });
+        reach
+    }
+}
