@@ -44,6 +44,7 @@ mod queries;
 pub mod scenes;
 mod settings;
 mod shot_grid;
+mod shot_grid_walk;
 mod snapshot;
 mod step;
 mod sweep;
