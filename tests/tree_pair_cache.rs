@@ -3,6 +3,10 @@
 //!   jumps, margin changes), every answer of the cache equals, bit for bit,
 //!   a fresh `contact_tree_tree_with_margin` of the same poses (10,000 walks
 //!   of up to 12 steps, trees of 1 to 32 leaves, tight and loose);
+//! - along the same walks, with a motion stamp that grows by a bound of how
+//!   far any point of either tree moved: whenever the stamp is still at or
+//!   below the `quiet_until` of an earlier answer, the fresh answer is
+//!   `None` (the promise the world passes quiet pairs over on);
 //! - the cache does serve answers from its candidates (a walk of small
 //!   moves runs one descent), descends again once the motion used up
 //!   [`CACHE_REACH`], and a cleared cache descends on its next query.
@@ -43,6 +47,17 @@ fn moved(pose: &Pose, (dx, dy, turn): (Real, Real, Real)) -> Pose {
     }
 }
 
+/// A bound (m) of how far any point of `tree` moves from `from` to `to`:
+/// `|Δt| + (|ΔR| s₁ + |Δs|) · reach`, generously rounded up.
+fn motion(tree: &CircleTree, from: &Pose, to: &Pose) -> f64 {
+    let reach = f64::from(tree.bounding_radius_about_origin());
+    let (r0, r1) = (from.rotation.complex(), to.rotation.complex());
+    let shift = f64::from((to.translation - from.translation).norm());
+    let turn = f64::from((r1.re - r0.re).hypot(r1.im - r0.im));
+    let grow = f64::from((to.scale - from.scale).abs());
+    (shift + (turn * f64::from(to.scale) + grow) * reach) * 1.001 + 1e-6
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(10_000))]
 
@@ -61,7 +76,10 @@ proptest! {
         let mut pose_b = Pose::new(start_a.translation + vec2(x, y), angle).with_scale(scale);
         let mut margin = margin;
         let mut cache = TreePairCache::default();
+        let mut stamp = 0.0f64;
+        let mut quiet_until = f64::NEG_INFINITY;
         for (i, m) in walk.iter().enumerate() {
+            let (was_a, was_b) = (pose_a, pose_b);
             match m.kind {
                 14 => pose_b = moved(&pose_b, (m.shift_b.0 * 30.0, m.shift_b.1 * 30.0, m.shift_b.2 * 50.0)),
                 15 => pose_a = pose_a.with_scale(pose_a.scale * (1.0 + m.shift_a.0)),
@@ -71,9 +89,18 @@ proptest! {
                     pose_b = moved(&pose_b, m.shift_b);
                 }
             }
-            let cached = cache.contact(&a, &pose_a, &b, &pose_b, margin);
+            stamp += motion(&a, &was_a, &pose_a) + motion(&b, &was_b, &pose_b);
+            if m.kind == 16 {
+                // The promise holds for one margin.
+                quiet_until = f64::NEG_INFINITY;
+            }
+            let cached = cache.contact_with_stamp(&a, &pose_a, &b, &pose_b, margin, stamp);
             let fresh = contact_tree_tree_with_margin(&a, &pose_a, &b, &pose_b, margin);
+            if stamp <= quiet_until {
+                prop_assert!(fresh.is_none(), "step {}: quiet, yet {:?}", i, fresh);
+            }
             prop_assert_eq!(cached, fresh, "step {}", i);
+            quiet_until = cache.quiet_until();
         }
     }
 }

@@ -3,10 +3,18 @@
 //! each other.
 //!
 //! A descent ([`super::frame_descent`]) run with its tests widened by
-//! [`CACHE_REACH`] records every leaf pair that passes: the *candidates*.
-//! Later queries, as long as no leaf of B can have moved by more than that
-//! widening in A's frame, test only the candidates; the first query after
-//! the relative motion used it up runs a new descent.
+//! [`CACHE_REACH`] records every leaf pair that passes: the *candidates*,
+//! and how far beyond that widening the nearest pruned circles lie, so that
+//! every other leaf pair is known to be at least that far apart. Later
+//! queries, as long as no leaf of B can have moved by more than that room
+//! in A's frame, test only the candidates; the first query after the
+//! relative motion used it up runs a new descent.
+//!
+//! A pair with no candidate at all is apart by more than the margin plus
+//! the room left. Given a *motion stamp* (a number that grows by at least
+//! how far any point of either tree moves), [`TreePairCache::quiet_until`]
+//! says up to which stamp the answer stays `None` without asking: the
+//! world uses it to pass over such pairs without opening them.
 //!
 //! # Why the answer is exact
 //! The leaf contacts of a pair are the leaf pairs whose exact world-frame
@@ -51,7 +59,9 @@ struct Gathered {
     scale_a: Real,
     scale_b: Real,
     margin: Real,
-    /// The pad of the descent's tests, [`CACHE_REACH`] included (A's units).
+    /// Every leaf pair that is not a candidate lies farther apart than
+    /// this (A's units): the descent's widened pad and the room measured
+    /// beyond it.
     pad: Real,
     /// Node counts of both trees (a guard against a cache handed other trees).
     nodes: (usize, usize),
