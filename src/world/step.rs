@@ -2,12 +2,15 @@
 //!
 //! Order within a step (all loops in handle order, so deterministic):
 //! 1. pairs of proxies that moved last step join the contact map
-//!    (`proxies.rs`); every pair gets its manifold with a speculative margin,
-//!    began / ended events (`narrowphase.rs`);
-//! 2. substeps of the soft-step solver: integrate velocities, warm start
-//!    (impulses matched by feature id), solve with bias, integrate
-//!    positions, relax; then restitution; write back poses (the origin
-//!    follows the centre of mass) and velocities;
+//!    (`proxies.rs`); the solver bodies of the step are made (every awake
+//!    body); every pair gets its manifold with a speculative margin,
+//!    began / ended events, and, while it is in cache, its constraint in
+//!    its SIMD lane, warm-started from the impulses kept beside its key
+//!    (matched by feature id) (`narrowphase.rs`);
+//! 2. substeps of the soft-step solver: integrate velocities, warm start,
+//!    solve with bias, integrate positions, relax; then restitution; the
+//!    impulses go back beside the pairs' keys, in pair order; write back
+//!    poses (the origin follows the centre of mass) and velocities;
 //! 3. proxies move to the swept boxes of the step;
 //! 4. continuous collision: fast bodies and bullets are moved back to their
 //!    first time of impact (`ccd.rs`); fast sensors crossings are reported;
