@@ -466,28 +466,8 @@ fn explicit_trees_report_against_their_leaves_and_weigh_their_union() {
 /// (leaf coverage 0.9995).
 #[test]
 fn mask_island_on_a_quadtree_line_is_fully_covered() {
-    #[rustfmt::skip]
-    let alpha: Vec<u8> = [
-        1, 1, 1, 0, 0, 0, 0, 0,
-        1, 1, 1, 1, 0, 0, 0, 0,
-        1, 1, 1, 1, 0, 1, 0, 0,
-        1, 1, 1, 1, 0, 1, 0, 0,
-        1, 1, 1, 1, 0, 1, 0, 0,
-        1, 1, 1, 1, 0, 0, 0, 0,
-        1, 1, 1, 1, 0, 0, 0, 0,
-        1, 1, 1, 0, 0, 0, 0, 0,
-        1, 1, 1, 0, 0, 0, 0, 0,
-        1, 1, 0, 0, 0, 0, 0, 0,
-        0, 0, 0, 0, 0, 0, 0, 0,
-        0, 0, 0, 0, 0, 0, 0, 0,
-        0, 0, 0, 0, 0, 0, 0, 0,
-        0, 0, 0, 0, 0, 0, 0, 0,
-    ]
-    .iter()
-    .map(|&solid| solid * 255)
-    .collect();
-    let (width, height, pixel): (usize, usize, Real) = (8, 14, 0.6213179);
-    let mask = AlphaMask::new(width, height, alpha, 1, pixel).unwrap();
+    let mask = samples::island_mask();
+    let (height, pixel) = (mask.height(), mask.pixel_size());
     let epsilon = 0.24989435 * pixel * height as Real * 0.5;
     let (tree, report) = CircleTree::fit_mask(&mask, &FitOptions::new(epsilon)).unwrap();
     // The strip left bare ran along the island's bottom edge: every point of it is in a leaf.

@@ -1,6 +1,7 @@
 //! Sample outlines shared by the fit report example, the benches and the
-//! tests: a unit disc, a 4:1 bar, an L-shape, a five-pointed star and a ship
-//! sprite's alpha mask, plus a 64-leaf body for the query benches. All are
+//! tests: a unit disc, a 4:1 bar, an L-shape, a five-pointed star, a ship
+//! sprite's alpha mask and a small mask with a one-pixel island, plus a
+//! 64-leaf body for the query benches. All are
 //! centred near the local origin; `size` is half the larger side of the
 //! bounding box (the unit ε scales with).
 
@@ -105,6 +106,33 @@ pub fn ship_mask(width: usize) -> AlphaMask {
     }
     AlphaMask::new(width, height, alpha, 128, pixel)
         .unwrap_or_else(|_| unreachable!("the ship is drawn"))
+}
+
+/// An 8 × 14 mask (pixel 0.6213179, threshold 1): a blob in columns 0–3
+/// and a one-pixel island (column 5, rows 2 to 4) whose bottom edge lies on
+/// a line of the fitting quadtree at this pixel size. Quarter cells that
+/// reached an ulp past their parent once lost that edge, and a fit at
+/// ε = 0.24989435 · pixel · 7 left a strip along it bare.
+pub fn island_mask() -> AlphaMask {
+    #[rustfmt::skip]
+    let solid: [u8; 112] = [
+        1, 1, 1, 0, 0, 0, 0, 0,
+        1, 1, 1, 1, 0, 0, 0, 0,
+        1, 1, 1, 1, 0, 1, 0, 0,
+        1, 1, 1, 1, 0, 1, 0, 0,
+        1, 1, 1, 1, 0, 1, 0, 0,
+        1, 1, 1, 1, 0, 0, 0, 0,
+        1, 1, 1, 1, 0, 0, 0, 0,
+        1, 1, 1, 0, 0, 0, 0, 0,
+        1, 1, 1, 0, 0, 0, 0, 0,
+        1, 1, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0,
+    ];
+    let alpha = solid.iter().map(|&s| s * 255).collect();
+    AlphaMask::new(8, 14, alpha, 1, 0.6213179).unwrap_or_else(|_| unreachable!("the blob is solid"))
 }
 
 /// A body of exactly 64 leaf circles: 16 columns of 4, 0.3 apart along x,

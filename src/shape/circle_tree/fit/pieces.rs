@@ -276,31 +276,6 @@ mod tests {
         assert_eq!(hull.len(), 4);
     }
 
-    /// A mask with a one-pixel island (column 5, rows 2 to 4) whose bottom
-    /// edge lies on a quadtree line at this pixel size: the quarter cells
-    /// above that line once lost the edge from their candidates.
-    fn island_mask() -> AlphaMask {
-        #[rustfmt::skip]
-        let solid: [u8; 112] = [
-            1, 1, 1, 0, 0, 0, 0, 0,
-            1, 1, 1, 1, 0, 0, 0, 0,
-            1, 1, 1, 1, 0, 1, 0, 0,
-            1, 1, 1, 1, 0, 1, 0, 0,
-            1, 1, 1, 1, 0, 1, 0, 0,
-            1, 1, 1, 1, 0, 0, 0, 0,
-            1, 1, 1, 1, 0, 0, 0, 0,
-            1, 1, 1, 0, 0, 0, 0, 0,
-            1, 1, 1, 0, 0, 0, 0, 0,
-            1, 1, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0, 0, 0, 0, 0,
-        ];
-        let alpha = solid.iter().map(|&s| s * 255).collect();
-        AlphaMask::new(8, 14, alpha, 1, 0.6213179).unwrap()
-    }
-
     /// The island mask's piece target: the fit's for ε = 0.24989435 · pixel · 14 / 2.
     fn island_target(mask: &AlphaMask) -> f64 {
         (0.24989435 * mask.pixel_size() * 7.0) as f64 * PIECE_TARGET_FRACTION
@@ -317,7 +292,7 @@ mod tests {
     /// for the pieces of the partition and their fill quarters.
     #[test]
     fn piece_hulls_hold_every_solid_pixel_inside_their_cells() {
-        let mask = island_mask();
+        let mask = crate::shape::circle_tree::samples::island_mask();
         let region = mask.region();
         let pieces = pieces_and_quarters(&region, island_target(&mask));
         // Clipped end points are rounded: the cover's slack, relative to the size.
@@ -361,7 +336,7 @@ mod tests {
     /// quarter misses a segment its parent filtered out.
     #[test]
     fn every_segment_meeting_a_cell_is_among_its_crossing_segments() {
-        let island = island_mask();
+        let island = crate::shape::circle_tree::samples::island_mask();
         let star = crate::shape::circle_tree::samples::star();
         let star_outline: Vec<DVec> = star
             .vertices()
