@@ -32,6 +32,8 @@ pub(crate) struct ColliderNow {
     pub body: u32,
     /// The body's index among this step's solver bodies (0: not simulated).
     pub solver_index: u32,
+    /// The body's centre of mass (world), as its sweep starts the step.
+    pub center: Vec2,
     /// The collider's friction and restitution coefficients.
     pub friction: Real,
     pub restitution: Real,
@@ -49,6 +51,7 @@ impl ColliderNow {
         motion: f64::INFINITY,
         body: u32::MAX,
         solver_index: 0,
+        center: Vec2::new(0.0, 0.0),
         friction: 0.0,
         restitution: 0.0,
         version: 0,
@@ -108,6 +111,7 @@ impl ColliderTable {
                 motion,
                 body: key_slot(collider.body.key) as u32,
                 solver_index: body.solver_index,
+                center: body.pose.transform_point(body.local_center),
                 friction: collider.material.friction,
                 restitution: collider.material.restitution,
                 version: key_version(key),

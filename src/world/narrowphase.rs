@@ -53,18 +53,8 @@ impl World {
         touching_bodies.clear();
         touching_bodies.resize(contacts.len(), (0, 0));
         let mut touching_count = 0;
-        let (solver_bodies, sweeps) = (&scratch.solver_bodies, &scratch.sweeps);
+        let solver_bodies = &scratch.solver_bodies;
         let (wide, constraint_pairs) = (&mut scratch.wide, &mut scratch.constraint_pairs);
-        let bodies = &*bodies;
-        // A body's centre of mass: its sweep's start when it is simulated,
-        // the same expression otherwise.
-        let center = |collider: ColliderKey, index: u32| match sweeps.get(index as usize) {
-            Some(sweep) if index != 0 => sweep.center0,
-            _ => {
-                let body = &bodies[colliders[collider].body.key];
-                body.pose.transform_point(body.local_center)
-            }
-        };
         contacts.retain_quiet(|index, key, quiet, pair, impulses| {
             // Stale colliders or bodies have no entry.
             let (Some(a), Some(b)) = (table.get(key.0.key), table.get(key.1.key)) else {
@@ -183,8 +173,8 @@ impl World {
                     solver_bodies,
                     a.solver_index as usize,
                     b.solver_index as usize,
-                    center(key.0.key, a.solver_index),
-                    center(key.1.key, b.solver_index),
+                    a.center,
+                    b.center,
                     manifold,
                     (a.friction * b.friction).sqrt(),
                     a.restitution.max(b.restitution),
