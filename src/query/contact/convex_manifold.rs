@@ -72,15 +72,8 @@ impl ConvexManifold {
     /// The public form, built in place (no heap: at most two of its four
     /// inline slots are used).
     pub(super) fn into_manifold(self) -> Manifold {
-        let expand = |p: &ConvexPoint| ContactPoint {
-            point: p.point,
-            depth: p.depth,
-            id: p.id,
-            part_a: None,
-            part_b: None,
-        };
-        let first = expand(&self.points[0]);
-        let second = expand(&self.points[1]);
+        let first = self.points[0].expand();
+        let second = self.points[1].expand();
         Manifold {
             normal: self.normal,
             points: SmallVec::from_buf_and_len([first, second, second, second], self.len.min(2)),
@@ -98,13 +91,21 @@ impl ConvexManifold {
         manifold.normal = self.normal;
         manifold.points.clear();
         for p in &self.points[..self.len.min(2)] {
-            manifold.points.push(ContactPoint {
-                point: p.point,
-                depth: p.depth,
-                id: p.id,
-                part_a: None,
-                part_b: None,
-            });
+            manifold.points.push(p.expand());
+        }
+    }
+}
+
+impl ConvexPoint {
+    /// The public form of the point (convex shapes have no parts).
+    #[inline]
+    fn expand(&self) -> ContactPoint {
+        ContactPoint {
+            point: self.point,
+            depth: self.depth,
+            id: self.id,
+            part_a: None,
+            part_b: None,
         }
     }
 }
