@@ -1,6 +1,6 @@
 //! Continuous collision never misses, checked against the f64 oracle
 //! (`common::oracle`: its own exact static tests, 2,000 samples of the
-//! motion, bisection at the first sign change). 10,000 cases per family,
+//! motion, bisection at the first sign change). 10,000 cases per family (`CCD_CASES` overrides),
 //! relative speeds up to 1,000 times the smallest shape's size per step.
 //!
 //! For every case (see `common::check`):
@@ -13,6 +13,7 @@
 //!   the surface.
 //!
 //! Families: circle–circle, circle–polygon, polygon–polygon (SAT sweep),
+//! slivers–polygon (SAT sweep),
 //! capsule body–each kind, thick shot–each kind (one family per target
 //! kind), rotating polygon–polygon by conservative advancement driven by the
 //! oracle's closest points, and rotating polygon–polygon through
@@ -42,9 +43,15 @@ use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use std::cell::RefCell;
 use std::time::Instant;
 
-const CASES: u32 = 10_000;
+/// Cases per family: 10,000, or `CCD_CASES` for a longer local hunt.
+fn cases() -> u32 {
+    std::env::var("CCD_CASES")
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(10_000)
+}
 
-/// Runs `CASES` cases of a family, prints what it exercised and how long it
+/// Runs `cases()` cases of a family, prints what it exercised and how long it
 /// took, and insists the family is not vacuous (enough hits and misses).
 fn run_family<S: Strategy>(
     name: &str,
@@ -53,8 +60,9 @@ fn run_family<S: Strategy>(
 ) where
     S::Value: std::fmt::Debug,
 {
+    let cases = cases();
     let config = Config {
-        cases: CASES,
+        cases,
         failure_persistence: None,
         ..Config::default()
     };
@@ -67,13 +75,13 @@ fn run_family<S: Strategy>(
     });
     let tally = tally.into_inner();
     eprintln!(
-        "{name}: {CASES} cases in {:.2?}: {tally:?}",
+        "{name}: {cases} cases in {:.2?}: {tally:?}",
         started.elapsed()
     );
     if let Err(error) = result {
         panic!("{name}: {error}");
     }
-    let total = CASES as usize;
+    let total = cases as usize;
     assert!(
         tally.hits * 10 >= total,
         "{name}: too few hits to mean anything: {tally:?}"
@@ -215,6 +223,17 @@ fn polygon_polygon_sat_sweep() {
     );
 }
 
+/// Slivers against every polygon kind: the long faces of a sliver are
+/// nearly antiparallel, so their axes tie for the largest entry.
+#[test]
+fn thin_polygon_polygon_sat_sweep() {
+    run_family(
+        "thin polygon-polygon",
+        generate::scenario(generate::thin_polygon(), generate::polygon(), 0.0),
+        toi_case,
+    );
+}
+
 #[test]
 fn capsule_body_each_kind() {
     run_family(
@@ -322,6 +341,101 @@ fn regression_contact_point_of_a_far_fast_polygon() {
             scale: 1.5165008,
         },
         motion_b: Motion::linear(vec2(-2.351238, -416.98215)),
+    };
+    let mut tally = Tally::default();
+    toi_case(&scenario, &mut tally).unwrap();
+    assert_eq!(tally.hits, 1);
+}
+
+/// Regression: a vertex of a fast polygon meets the long face of a thin
+/// one. The thin polygon's back face is antiparallel to that face within
+/// 3.5e-4 rad, and its axis won the tie for the largest entry by rounding.
+/// Its normal tilted the contact plane, so only one end of the touching
+/// face was taken as the support and the point landed mid-gap, 2.6e-3 m
+/// off the polygon whose vertex touched. Here the thin polygon is A.
+#[test]
+fn regression_contact_point_beside_a_thin_polygon() {
+    use circlet::math::{Pose, Rot2, vec2};
+    use circlet::query::time_of_impact::Motion;
+    use circlet::shape::ConvexPolygon;
+    let scenario = Scenario {
+        a: ConvexPolygon::new(&[
+            vec2(0.028930986, 0.9583574),
+            vec2(-0.013392087, 1.0480764),
+            vec2(-0.05891127, -0.44450969),
+            vec2(-0.04026167, -0.8389576),
+            vec2(0.043479815, -0.79377806),
+            vec2(0.06448221, -0.0970919),
+        ])
+        .unwrap()
+        .into(),
+        pose_a: Pose {
+            rotation: Rot2::from_cos_sin_unchecked(0.84650743, 0.5323769),
+            translation: vec2(0.0, 0.0),
+            scale: 1.0513363,
+        },
+        motion_a: Motion::linear(vec2(0.0, 0.0)),
+        b: ConvexPolygon::new(&[
+            vec2(-0.17392612, 0.008042119),
+            vec2(-0.25448114, -0.00537282),
+            vec2(0.19742937, -0.0074578347),
+            vec2(0.054405555, 0.009643264),
+        ])
+        .unwrap()
+        .into(),
+        pose_b: Pose {
+            rotation: Rot2::from_cos_sin_unchecked(0.44241506, -0.8968104),
+            translation: vec2(44.914406, -8.676545),
+            scale: 1.9129246,
+        },
+        motion_b: Motion::linear(vec2(-70.06739, 13.111993)),
+    };
+    let mut tally = Tally::default();
+    toi_case(&scenario, &mut tally).unwrap();
+    assert_eq!(tally.hits, 1);
+}
+
+/// The same tie with the thin polygon as A and a non-convex B (one of its
+/// convex pieces touches): the point was 7.7e-3 m off B.
+#[test]
+fn regression_contact_point_beside_a_thin_polygon_and_a_piece() {
+    use circlet::math::{Pose, Rot2, vec2};
+    use circlet::query::time_of_impact::Motion;
+    use circlet::shape::{ConvexPolygon, SimplePolygon};
+    let scenario = Scenario {
+        a: ConvexPolygon::new(&[
+            vec2(-1.4052714, 0.028797846),
+            vec2(-0.62578994, -0.06796511),
+            vec2(1.0172341, -0.055494357),
+            vec2(1.5201203, -0.0050022923),
+            vec2(0.6545331, 0.067313895),
+            vec2(-1.0374805, 0.054589715),
+        ])
+        .unwrap()
+        .into(),
+        pose_a: Pose {
+            rotation: Rot2::from_cos_sin_unchecked(-0.9108387, -0.4127624),
+            translation: vec2(13.965536, 0.0),
+            scale: 0.59978956,
+        },
+        motion_a: Motion::linear(vec2(0.0, 0.0)),
+        b: SimplePolygon::new(&[
+            vec2(0.540761, 0.14549972),
+            vec2(0.8720272, 0.77424467),
+            vec2(0.07024923, 1.2519835),
+            vec2(-0.6848562, 0.26181087),
+            vec2(-0.46607488, -0.28684437),
+            vec2(-0.4801079, -1.1633384),
+            vec2(0.7776296, -0.97511613),
+        ])
+        .unwrap()
+        .into(),
+        pose_b: Pose {
+            rotation: Rot2::from_cos_sin_unchecked(-0.7162215, -0.697873),
+            translation: vec2(69.178024, -45.27059),
+            scale: 0.7046167,
+        },
+        motion_b: Motion::linear(vec2(-177.76537, 146.18468)),
     };
     let mut tally = Tally::default();
     toi_case(&scenario, &mut tally).unwrap();

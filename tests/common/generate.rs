@@ -68,18 +68,35 @@ pub fn convex_polygon() -> BoxedStrategy<Shape> {
         -3.2f32..3.2,
         proptest::collection::vec(-0.4f32..0.4, 9),
     )
-        .prop_map(|(count, rx, ry, phase, jitter)| {
-            let step = std::f32::consts::TAU / count as f32;
-            let points: Vec<Vec2> = (0..count)
-                .map(|i| {
-                    let angle = phase + step * (i as f32 + jitter[i]);
-                    vec2(rx * angle.cos(), ry * angle.sin())
-                })
-                .collect();
-            ConvexPolygon::new(&points)
-                .unwrap_or_else(|_| ConvexPolygon::regular(count, rx, phase).unwrap())
-                .into()
+        .prop_map(|(count, rx, ry, phase, jitter)| ellipse_polygon(count, rx, ry, phase, &jitter))
+        .boxed()
+}
+
+/// `count` vertices on the ellipse of radii `rx`, `ry` at jittered angles.
+fn ellipse_polygon(count: usize, rx: f32, ry: f32, phase: f32, jitter: &[f32]) -> Shape {
+    let step = std::f32::consts::TAU / count as f32;
+    let points: Vec<Vec2> = (0..count)
+        .map(|i| {
+            let angle = phase + step * (i as f32 + jitter[i]);
+            vec2(rx * angle.cos(), ry * angle.sin())
         })
+        .collect();
+    ConvexPolygon::new(&points)
+        .unwrap_or_else(|_| ConvexPolygon::regular(count, rx, phase).unwrap())
+        .into()
+}
+
+/// Slivers: convex polygons 20 to 400 times as long as they are thick,
+/// whose long faces are antiparallel within a few milliradians.
+pub fn thin_polygon() -> BoxedStrategy<Shape> {
+    (
+        3usize..=9,
+        log_uniform(0.3, 2.0),
+        log_uniform(0.005, 0.015),
+        -3.2f32..3.2,
+        proptest::collection::vec(-0.4f32..0.4, 9),
+    )
+        .prop_map(|(count, rx, ry, phase, jitter)| ellipse_polygon(count, rx, ry, phase, &jitter))
         .boxed()
 }
 

@@ -12,6 +12,18 @@
 //! (Seed 002 takes the smallest time, which reports contacts that never
 //! happen.) The edge normals of both polygons are exactly the edge normals of
 //! their Minkowski difference, so this is also an exact ray cast against it.
+//!
+//! The normal comes from a face that can touch: an edge normal of A facing
+//! B (`+n_A`), or one of B facing A (`-n_B`). The axis line of a face also
+//! gives an entry for the opposite direction, the support there being a
+//! vertex; in exact arithmetic that entry is the largest only at a tie with
+//! a face that touches (the ray meets the Minkowski difference at a vertex).
+//! In f32 it can win such a tie by rounding: the back face of a thin polygon
+//! is nearly antiparallel to the front face that touches. Its normal would
+//! tilt the contact plane, so the support feature on the thin polygon would
+//! be one end of the touching face and the point would land between
+//! features, off one of the surfaces. The fraction is still the largest entry
+//! over all axes.
 
 use super::swept::{MovedCore, contact_point};
 use super::types::{Toi, ToiStatus};
@@ -47,11 +59,20 @@ pub fn toi_polygon_polygon(
     let relative_motion = motion_b - motion_a;
     let mut entry = Real::NEG_INFINITY;
     let mut entry_normal = Vec2::new(0.0, 1.0);
+    // The largest entry through a face that can touch, and its normal.
+    let mut face_entry = Real::NEG_INFINITY;
+    let mut face_normal = Vec2::new(0.0, 1.0);
     let mut exit = Real::INFINITY;
     // Least penetration at the start, in case they already overlap.
     let mut least_depth = Real::INFINITY;
     let mut least_normal = Vec2::new(0.0, 1.0);
-    for axis in polygon_a.normals.iter().chain(&polygon_b.normals) {
+    let count_a = polygon_a.normals.len();
+    for (index, axis) in polygon_a
+        .normals
+        .iter()
+        .chain(&polygon_b.normals)
+        .enumerate()
+    {
         let (a_min, a_max) = project(&polygon_a.vertices, axis);
         let (b_min, b_max) = project(&polygon_b.vertices, axis);
         let speed = relative_motion.dot(axis);
@@ -75,6 +96,17 @@ pub fn toi_polygon_polygon(
             entry = axis_entry;
             entry_normal = normal;
         }
+        // A's face touches when B comes down onto it (`normal == axis`), B's
+        // when B comes up onto A (`normal == -axis`).
+        let touches = if index < count_a {
+            speed < 0.0
+        } else {
+            speed > 0.0
+        };
+        if touches && axis_entry > face_entry {
+            face_entry = axis_entry;
+            face_normal = normal;
+        }
         exit = exit.min(axis_exit);
         if entry > exit || exit < 0.0 || entry > 1.0 {
             return None;
@@ -94,7 +126,14 @@ pub fn toi_polygon_polygon(
     let (fraction, normal, status) = if entry <= 0.0 {
         (0.0, least_normal, ToiStatus::OverlappingAtStart)
     } else {
-        (entry, entry_normal, ToiStatus::Touching)
+        // Some face always touches (the normals of the Minkowski difference
+        // span the plane); the fallback is for speeds that round to zero.
+        let normal = if face_entry > Real::NEG_INFINITY {
+            face_normal
+        } else {
+            entry_normal
+        };
+        (entry, normal, ToiStatus::Touching)
     };
     let point = contact_point(
         MovedCore {
