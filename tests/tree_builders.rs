@@ -2,9 +2,10 @@
 //! - fitted trees satisfy every tree invariant (children inside parents,
 //!   finite positive radii), cover every sample point of the true shape
 //!   (vertices, points along every edge, an interior grid; for masks the
-//!   corners, edge midpoints and centres of every solid pixel), and no leaf
-//!   sticks out of the true shape by more than ε (32 points around each leaf
-//!   and its centre, distances computed here from scratch), for random convex
+//!   corners, edge midpoints and centres of every solid pixel, and points
+//!   every sixteenth along the sides on the outline), and no leaf sticks out
+//!   of the true shape by more than ε (32 points around each leaf and its
+//!   centre, distances computed here from scratch), for random convex
 //!   polygons, random simple (star-shaped) polygons and random masks (blobs
 //!   and noise). These fits cost milliseconds each, so these three properties
 //!   are the slowest of the suite (10,000 cases each, a minute or two;
@@ -42,8 +43,9 @@ fn v(p: Vec2) -> V {
 /// A true shape, measured here independently of the library.
 enum Truth {
     Polygon(Vec<V>),
-    /// Solid pixel squares (min, max).
-    Pixels(Vec<(V, V)>),
+    /// Solid pixel squares (min, max), each with the sides on the mask's
+    /// outline (bits: bottom, right, top, left).
+    Pixels(Vec<(V, V, u8)>),
 }
 
 impl Truth {
@@ -53,11 +55,29 @@ impl Truth {
 
     fn of_mask(mask: &AlphaMask) -> Truth {
         let mut squares = Vec::new();
+        // Rows run downwards: row + 1 is the neighbour below (lower y).
+        let solid = |col: Option<usize>, row: Option<usize>| match (col, row) {
+            (Some(col), Some(row)) if col < mask.width() && row < mask.height() => {
+                mask.is_solid(col, row)
+            }
+            _ => false,
+        };
         for row in 0..mask.height() {
             for col in 0..mask.width() {
                 if mask.is_solid(col, row) {
                     let (lo, hi) = mask.pixel_rect(col, row);
-                    squares.push((v(lo), v(hi)));
+                    let sides = [
+                        (Some(col), row.checked_add(1)),
+                        (col.checked_add(1), Some(row)),
+                        (Some(col), row.checked_sub(1)),
+                        (col.checked_sub(1), Some(row)),
+                    ];
+                    let outline = sides
+                        .iter()
+                        .enumerate()
+                        .filter(|&(_, &(c, r))| !solid(c, r))
+                        .fold(0u8, |bits, (k, _)| bits | 1 << k);
+                    squares.push((v(lo), v(hi), outline));
                 }
             }
         }
@@ -85,7 +105,7 @@ impl Truth {
             }
             Truth::Pixels(squares) => squares
                 .iter()
-                .map(|(lo, hi)| (p.sup(lo).inf(hi) - p).norm())
+                .map(|(lo, hi, _)| (p.sup(lo).inf(hi) - p).norm())
                 .fold(f64::INFINITY, f64::min),
         }
     }
@@ -116,7 +136,7 @@ impl Truth {
                 }
             }
             Truth::Pixels(squares) => {
-                for (lo, hi) in squares {
+                for (lo, hi, outline) in squares {
                     let mid = (lo + hi) * 0.5;
                     out.extend([*lo, *hi, V::new(lo.x, hi.y), V::new(hi.x, lo.y), mid]);
                     out.extend([
@@ -125,6 +145,13 @@ impl Truth {
                         V::new(lo.x, mid.y),
                         V::new(hi.x, mid.y),
                     ]);
+                    // Sides on the outline, every sixteenth: a bare strip
+                    // along an edge need not reach its midpoint.
+                    let corners = [*lo, V::new(hi.x, lo.y), *hi, V::new(lo.x, hi.y)];
+                    for side in (0..4).filter(|k| outline & 1 << k != 0) {
+                        let (a, b) = (corners[side], corners[(side + 1) % 4]);
+                        out.extend((1..16).map(|k| a + (b - a) * (k as f64 / 16.0)));
+                    }
                 }
             }
         }
