@@ -306,8 +306,14 @@ fn thick_shot_simple_polygon() {
     );
 }
 
-/// Judges a rotating answer with the stopping distance the query declares;
-/// an answer at the iteration cap only has to be safe (apart, not late).
+/// Checks one regression scenario against the oracle: it must be a hit
+/// that passes every check of `toi_case`.
+fn assert_one_hit(scenario: &Scenario) {
+    let mut tally = Tally::default();
+    toi_case(scenario, &mut tally).unwrap();
+    assert_eq!(tally.hits, 1);
+}
+
 /// Regression: a triangle arriving from 137 m at 417 m/step onto a thin
 /// rotated box. Moving its far vertices back near the origin keeps their
 /// rounding error (1e-5), larger than a tolerance taken from the moved
@@ -342,9 +348,7 @@ fn regression_contact_point_of_a_far_fast_polygon() {
         },
         motion_b: Motion::linear(vec2(-2.351238, -416.98215)),
     };
-    let mut tally = Tally::default();
-    toi_case(&scenario, &mut tally).unwrap();
-    assert_eq!(tally.hits, 1);
+    assert_one_hit(&scenario);
 }
 
 /// Regression: a vertex of a fast polygon meets the long face of a thin
@@ -390,9 +394,7 @@ fn regression_contact_point_beside_a_thin_polygon() {
         },
         motion_b: Motion::linear(vec2(-70.06739, 13.111993)),
     };
-    let mut tally = Tally::default();
-    toi_case(&scenario, &mut tally).unwrap();
-    assert_eq!(tally.hits, 1);
+    assert_one_hit(&scenario);
 }
 
 /// The same tie with the thin polygon as A and a non-convex B (one of its
@@ -437,9 +439,7 @@ fn regression_contact_point_beside_a_thin_polygon_and_a_piece() {
         },
         motion_b: Motion::linear(vec2(-177.76537, 146.18468)),
     };
-    let mut tally = Tally::default();
-    toi_case(&scenario, &mut tally).unwrap();
-    assert_eq!(tally.hits, 1);
+    assert_one_hit(&scenario);
 }
 
 /// Regression: a 514 m ray passing 3e-4 m beside the sharp tip of a thin
@@ -518,6 +518,8 @@ fn piercing_shot_lists_every_entry_in_order() {
     });
 }
 
+/// Judges a rotating answer with the stopping distance the query declares;
+/// an answer at the iteration cap only has to be safe (apart, not late).
 fn rotating_check(
     s: &Scenario,
     toi: Option<circlet::query::Toi>,

@@ -61,42 +61,37 @@ pub fn oriented_rect() -> BoxedStrategy<Shape> {
 
 /// Vertices on an ellipse at jittered angles: always in convex position.
 pub fn convex_polygon() -> BoxedStrategy<Shape> {
-    (
-        3usize..=9,
-        log_uniform(0.02, 2.0),
-        log_uniform(0.02, 2.0),
-        -3.2f32..3.2,
-        proptest::collection::vec(-0.4f32..0.4, 9),
-    )
-        .prop_map(|(count, rx, ry, phase, jitter)| ellipse_polygon(count, rx, ry, phase, &jitter))
-        .boxed()
-}
-
-/// `count` vertices on the ellipse of radii `rx`, `ry` at jittered angles.
-fn ellipse_polygon(count: usize, rx: f32, ry: f32, phase: f32, jitter: &[f32]) -> Shape {
-    let step = std::f32::consts::TAU / count as f32;
-    let points: Vec<Vec2> = (0..count)
-        .map(|i| {
-            let angle = phase + step * (i as f32 + jitter[i]);
-            vec2(rx * angle.cos(), ry * angle.sin())
-        })
-        .collect();
-    ConvexPolygon::new(&points)
-        .unwrap_or_else(|_| ConvexPolygon::regular(count, rx, phase).unwrap())
-        .into()
+    ellipse_polygons((0.02, 2.0), (0.02, 2.0))
 }
 
 /// Slivers: convex polygons 20 to 400 times as long as they are thick,
 /// whose long faces are antiparallel within a few milliradians.
 pub fn thin_polygon() -> BoxedStrategy<Shape> {
+    ellipse_polygons((0.3, 2.0), (0.005, 0.015))
+}
+
+/// 3 to 9 vertices at jittered angles on an ellipse whose radii are
+/// log-uniform in the `(low, high)` ranges `rx` and `ry`.
+fn ellipse_polygons(rx: (f32, f32), ry: (f32, f32)) -> BoxedStrategy<Shape> {
     (
         3usize..=9,
-        log_uniform(0.3, 2.0),
-        log_uniform(0.005, 0.015),
+        log_uniform(rx.0, rx.1),
+        log_uniform(ry.0, ry.1),
         -3.2f32..3.2,
         proptest::collection::vec(-0.4f32..0.4, 9),
     )
-        .prop_map(|(count, rx, ry, phase, jitter)| ellipse_polygon(count, rx, ry, phase, &jitter))
+        .prop_map(|(count, rx, ry, phase, jitter)| {
+            let step = std::f32::consts::TAU / count as f32;
+            let points: Vec<Vec2> = (0..count)
+                .map(|i| {
+                    let angle = phase + step * (i as f32 + jitter[i]);
+                    vec2(rx * angle.cos(), ry * angle.sin())
+                })
+                .collect();
+            ConvexPolygon::new(&points)
+                .unwrap_or_else(|_| ConvexPolygon::regular(count, rx, phase).unwrap())
+                .into()
+        })
         .boxed()
 }
 
