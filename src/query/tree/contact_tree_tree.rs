@@ -19,19 +19,39 @@ struct Contacts<'a> {
 
 impl Contacts<'_> {
     fn record(&mut self, node_a: u32, a: &WorldCircle, node_b: u32, b: &WorldCircle) {
-        if let Some((point, normal, depth)) = circle_circle_touch(a, b, self.margin) {
-            self.found.push(LeafContact {
-                node_a,
-                node_b: Some(node_b),
-                point,
-                normal,
-                depth,
-                id: feature(node_a, node_b),
-                part_a: part(self.tree_a, node_a),
-                part_b: part(self.tree_b, node_b),
-            });
+        let (tree_a, tree_b) = (self.tree_a, self.tree_b);
+        if let Some(contact) =
+            leaf_circles_contact(tree_a, node_a, a, tree_b, node_b, b, self.margin)
+        {
+            self.found.push(contact);
         }
     }
+}
+
+/// The contact of leaf `node_a` of `tree_a` and leaf `node_b` of `tree_b`,
+/// placed as the world circles `a` and `b`, when they are within `margin`
+/// metres: the one form every tree–tree path records.
+#[inline]
+pub(super) fn leaf_circles_contact(
+    tree_a: &CircleTree,
+    node_a: u32,
+    a: &WorldCircle,
+    tree_b: &CircleTree,
+    node_b: u32,
+    b: &WorldCircle,
+    margin: Real,
+) -> Option<LeafContact> {
+    let (point, normal, depth) = circle_circle_touch(a, b, margin)?;
+    Some(LeafContact {
+        node_a,
+        node_b: Some(node_b),
+        point,
+        normal,
+        depth,
+        id: feature(node_a, node_b),
+        part_a: part(tree_a, node_a),
+        part_b: part(tree_b, node_b),
+    })
 }
 
 impl PairVisitor for Contacts<'_> {

@@ -16,9 +16,9 @@
 //! the squared distances and of the world placement of the leaves, each a
 //! few ulps of those magnitudes, with a wide berth.
 
-use super::probe::circle_circle_touch;
+use super::contact_tree_tree::leaf_circles_contact;
 use super::walk::{PRUNE_SLACK, WorldCircle};
-use super::{LeafContact, TreeQueryStats, feature, part};
+use super::{LeafContact, TreeQueryStats};
 use crate::math::{Pose, Real, Vec2, vec2};
 use crate::shape::CircleTree;
 use smallvec::SmallVec;
@@ -167,17 +167,8 @@ pub(crate) fn leaf_pair(
 ) {
     let a = world_leaf(tree_a, pose_a, node_a);
     let b = world_leaf(tree_b, pose_b, node_b);
-    if let Some((point, normal, depth)) = circle_circle_touch(&a, &b, margin) {
-        out.push(LeafContact {
-            node_a,
-            node_b: Some(node_b),
-            point,
-            normal,
-            depth,
-            id: feature(node_a, node_b),
-            part_a: part(tree_a, node_a),
-            part_b: part(tree_b, node_b),
-        });
+    if let Some(contact) = leaf_circles_contact(tree_a, node_a, &a, tree_b, node_b, &b, margin) {
+        out.push(contact);
     }
 }
 

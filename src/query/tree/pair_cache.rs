@@ -35,7 +35,7 @@ use super::contact_tree_tree::contact_tree_tree_in;
 use super::frame_descent::{BInA, descend, leaf_pair, local_reach, near, pair_slack};
 use super::reduce::reduce_leaf_pairs_into;
 use super::{LeafContact, TreeQueryStats};
-use crate::math::{Pose, Real};
+use crate::math::{Pose, Real, Vec2};
 use crate::query::Manifold;
 use crate::shape::CircleTree;
 use smallvec::SmallVec;
@@ -65,6 +65,46 @@ struct Gathered {
     pad: Real,
     /// Node counts of both trees (a guard against a cache handed other trees).
     nodes: (usize, usize),
+}
+
+/// Today's poses of a pair and the pad of the exact test: what a candidate
+/// leaf pair is checked against, from the cache or during a descent.
+struct Today<'a> {
+    tree_a: &'a CircleTree,
+    pose_a: &'a Pose,
+    tree_b: &'a CircleTree,
+    pose_b: &'a Pose,
+    frame: &'a BInA,
+    pad: Real,
+    margin: Real,
+}
+
+impl Today<'_> {
+    /// Appends the contact of leaves `a` and `b` (B's centre `center_b`
+    /// already in A's frame) to `buffer` when they are within the pad and
+    /// then within the margin in the world. A node index past either tree
+    /// (a cache handed other trees) is passed over.
+    #[inline]
+    fn test(&self, a: u32, b: u32, center_b: Vec2, buffer: &mut Vec<LeafContact>) {
+        let (Some(leaf_a), Some(leaf_b)) = (
+            self.tree_a.nodes().get(a as usize),
+            self.tree_b.nodes().get(b as usize),
+        ) else {
+            return;
+        };
+        let radius_b = self.frame.scale(leaf_b.radius());
+        if near(
+            leaf_a.center(),
+            leaf_a.radius(),
+            center_b,
+            radius_b,
+            self.pad,
+        ) {
+            let (tree_a, pose_a, tree_b, pose_b) =
+                (self.tree_a, self.pose_a, self.tree_b, self.pose_b);
+            leaf_pair(tree_a, pose_a, a, tree_b, pose_b, b, self.margin, buffer);
+        }
+    }
 }
 
 /// The candidate leaf pairs of two trees, reused between contact queries
@@ -232,24 +272,20 @@ impl TreePairCache {
                 *out = None;
                 return;
             }
-            let nodes_a = tree_a.nodes();
+            let today = Today {
+                tree_a,
+                pose_a,
+                tree_b,
+                pose_b,
+                frame: &frame,
+                pad,
+                margin,
+            };
             let nodes_b = tree_b.nodes();
             for &[a, b] in &self.candidates {
                 let (a, b) = (u32::from(a), u32::from(b));
-                let (Some(leaf_a), Some(leaf_b)) =
-                    (nodes_a.get(a as usize), nodes_b.get(b as usize))
-                else {
-                    continue;
-                };
-                let center_b = frame.map(leaf_b.center());
-                if near(
-                    leaf_a.center(),
-                    leaf_a.radius(),
-                    center_b,
-                    frame.scale(leaf_b.radius()),
-                    pad,
-                ) {
-                    leaf_pair(tree_a, pose_a, a, tree_b, pose_b, b, margin, buffer);
+                if let Some(leaf_b) = nodes_b.get(b as usize) {
+                    today.test(a, b, frame.map(leaf_b.center()), buffer);
                 }
             }
         } else {
@@ -291,8 +327,15 @@ impl TreePairCache {
         let compact = tree_a.nodes().len() <= 1 << 16 && tree_b.nodes().len() <= 1 << 16;
         let candidates = &mut self.candidates;
         let mut stats = TreeQueryStats::default();
-        let nodes_a = tree_a.nodes();
-        let nodes_b = tree_b.nodes();
+        let today = Today {
+            tree_a,
+            pose_a,
+            tree_b,
+            pose_b,
+            frame: &frame,
+            pad,
+            margin,
+        };
         let beyond = descend::<true>(
             tree_a,
             tree_b,
@@ -303,16 +346,7 @@ impl TreePairCache {
                 if compact {
                     candidates.push([a as u16, b as u16]);
                 }
-                let (leaf_a, leaf_b) = (&nodes_a[a as usize], &nodes_b[b as usize]);
-                if near(
-                    leaf_a.center(),
-                    leaf_a.radius(),
-                    center_b,
-                    frame.scale(leaf_b.radius()),
-                    pad,
-                ) {
-                    leaf_pair(tree_a, pose_a, a, tree_b, pose_b, b, margin, buffer);
-                }
+                today.test(a, b, center_b, buffer);
             },
         );
         if !compact {
