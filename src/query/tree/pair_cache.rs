@@ -69,12 +69,13 @@ struct Gathered {
 
 /// Today's poses of a pair and the pad of the exact test: what a candidate
 /// leaf pair is checked against, from the cache or during a descent.
+#[derive(Clone, Copy)]
 struct Today<'a> {
     tree_a: &'a CircleTree,
     pose_a: &'a Pose,
     tree_b: &'a CircleTree,
     pose_b: &'a Pose,
-    frame: &'a BInA,
+    frame: BInA,
     pad: Real,
     margin: Real,
 }
@@ -265,6 +266,15 @@ impl TreePairCache {
         let left = left.map_or(Real::NEG_INFINITY, |g| {
             g.pad - (pad + frame.moved_from(&g.frame, local_reach(tree_b)) + slack)
         });
+        let today = Today {
+            tree_a,
+            pose_a,
+            tree_b,
+            pose_b,
+            frame,
+            pad,
+            margin,
+        };
         if left >= 0.0 {
             if self.candidates.is_empty() {
                 // Every leaf pair is more than `left` beyond today's pad.
@@ -272,15 +282,6 @@ impl TreePairCache {
                 *out = None;
                 return;
             }
-            let today = Today {
-                tree_a,
-                pose_a,
-                tree_b,
-                pose_b,
-                frame: &frame,
-                pad,
-                margin,
-            };
             let nodes_b = tree_b.nodes();
             for &[a, b] in &self.candidates {
                 let (a, b) = (u32::from(a), u32::from(b));
@@ -289,7 +290,7 @@ impl TreePairCache {
                 }
             }
         } else {
-            let reach = self.gather(tree_a, pose_a, tree_b, pose_b, margin, frame, pad, buffer);
+            let reach = self.gather(&today, buffer);
             if self.candidates.is_empty() {
                 // As above, with all of the reach left.
                 self.quiet_from(stamp, (reach - pad - slack) * pose_a.scale);
@@ -308,18 +309,16 @@ impl TreePairCache {
 
     /// Runs the widened descent: records the candidates and appends the
     /// contacts of today's poses to `buffer`.
-    #[allow(clippy::too_many_arguments)]
-    fn gather(
-        &mut self,
-        tree_a: &CircleTree,
-        pose_a: &Pose,
-        tree_b: &CircleTree,
-        pose_b: &Pose,
-        margin: Real,
-        frame: BInA,
-        pad: Real,
-        buffer: &mut Vec<LeafContact>,
-    ) -> Real {
+    fn gather(&mut self, today: &Today, buffer: &mut Vec<LeafContact>) -> Real {
+        let Today {
+            tree_a,
+            pose_a,
+            tree_b,
+            pose_b,
+            frame,
+            pad,
+            margin,
+        } = *today;
         self.descents += 1;
         let wide = pad + CACHE_REACH / pose_a.scale;
         self.candidates.clear();
@@ -327,15 +326,6 @@ impl TreePairCache {
         let compact = tree_a.nodes().len() <= 1 << 16 && tree_b.nodes().len() <= 1 << 16;
         let candidates = &mut self.candidates;
         let mut stats = TreeQueryStats::default();
-        let today = Today {
-            tree_a,
-            pose_a,
-            tree_b,
-            pose_b,
-            frame: &frame,
-            pad,
-            margin,
-        };
         let beyond = descend::<true>(
             tree_a,
             tree_b,
