@@ -13,6 +13,15 @@
 //! with some slack when it runs dry, so once the scene's pair count has been
 //! reached nothing is allocated.
 //!
+//! Boxes are handed out in no particular order, so after enough pairs have
+//! come and gone, neighbours in key order live far apart in memory and the
+//! narrowphase's walk over them misses the cache at every pair. The
+//! compacting pass counts how often a kept box lies below the one before
+//! it; when that happens for more than one pair in [`REPACK_DESCENTS`], the
+//! boxes change places (their states do not) so that their addresses rise
+//! with the keys again. Nothing else sees the change: only where each state
+//! lives moves, never which key it belongs to.
+//!
 //! Keys compare through [`key_order`]: every handle in one map belongs to the
 //! same world, so the pair order is that of the two collider keys.
 //!
@@ -61,10 +70,26 @@ pub(crate) struct PairMap {
     spare_orders: Vec<u128>,
     spare_quiet: Vec<f64>,
     spare_impulses: Vec<Impulses>,
+    /// Room for [`PairMap::repack`]: (box address, entry index); reused.
+    by_address: Vec<(usize, u32)>,
 }
 
 /// The quiet threshold of a pair that must be looked at.
 pub(crate) const NOT_QUIET: f64 = f64::NEG_INFINITY;
+
+/// The boxes are re-packed in key order once more than one kept pair in
+/// this many has its box below the one before it (see the module docs).
+const REPACK_DESCENTS: usize = 16;
+
+/// Maps with fewer pairs than this are never re-packed: their boxes stay
+/// in cache wherever they are.
+const REPACK_MIN_PAIRS: usize = 4096;
+
+/// Where a pair's state lives: only compared, never turned back into a pointer.
+#[inline]
+fn address(pair: &ContactPair) -> usize {
+    std::ptr::from_ref(pair) as usize
+}
 
 /// Batches up to this many new pairs are merged in place by rotations,
 /// which move the entries after the first new key once plus a triangle of
@@ -85,6 +110,7 @@ impl Clone for PairMap {
             spare_orders: Vec::new(),
             spare_quiet: Vec::new(),
             spare_impulses: Vec::new(),
+            by_address: Vec::new(),
         }
     }
 }
@@ -142,6 +168,7 @@ impl PairMap {
         mut keep: impl FnMut(usize, &PairKey, &mut f64, &mut Box<ContactPair>, &mut Impulses) -> bool,
     ) {
         let mut kept = 0;
+        let (mut last, mut descents) = (0, 0);
         for read in 0..self.entries.len() {
             let (key, pair) = &mut self.entries[read];
             if keep(
@@ -151,6 +178,9 @@ impl PairMap {
                 pair,
                 &mut self.impulses[read],
             ) {
+                let here = address(pair);
+                descents += usize::from(here < last);
+                last = here;
                 if kept != read {
                     self.entries.swap(kept, read);
                     self.orders[kept] = self.orders[read];
@@ -166,6 +196,61 @@ impl PairMap {
         // The pool has room for every box ever made: no allocation here.
         self.pool
             .extend(self.entries.drain(kept..).map(|(_, pair)| pair));
+        if kept >= REPACK_MIN_PAIRS && descents * REPACK_DESCENTS > kept {
+            self.repack();
+        }
+    }
+
+    /// Gives the entries the lowest boxes there are (theirs and the pool's)
+    /// in rising address order, each entry keeping its state: entry `i`
+    /// takes the `i`-th lowest box, and the pool what is left. Positions
+    /// `0..len` are the entries, the rest the pool. The permutation is
+    /// walked cycle by cycle; each exchange swaps two boxes and then swaps
+    /// their states back. `by_address` has room for every box (see
+    /// [`Self::fresh`]): nothing is allocated.
+    fn repack(&mut self) {
+        let mut by_address = std::mem::take(&mut self.by_address);
+        by_address.clear();
+        let boxes = self.entries.iter().map(|(_, pair)| pair).chain(&self.pool);
+        by_address.extend(
+            boxes
+                .enumerate()
+                .map(|(position, pair)| (address(pair), position as u32)),
+        );
+        by_address.sort_unstable();
+        // by_address[p].1: the position whose box position p takes. Once p
+        // has it, p is marked done by pointing at itself.
+        for start in 0..by_address.len() {
+            let mut at = start;
+            loop {
+                let from = by_address[at].1 as usize;
+                by_address[at].1 = at as u32;
+                if from == start || from == at {
+                    break;
+                }
+                self.exchange_boxes(at, from);
+                at = from;
+            }
+        }
+        self.by_address = by_address;
+    }
+
+    /// Positions `i` and `j` (entries, then the pool; see [`Self::repack`])
+    /// trade boxes but keep their states.
+    fn exchange_boxes(&mut self, i: usize, j: usize) {
+        let len = self.entries.len();
+        let (low, high) = (i.min(j), i.max(j));
+        let (a, b) = if high < len {
+            let (head, tail) = self.entries.split_at_mut(high);
+            (&mut head[low].1, &mut tail[0].1)
+        } else if low >= len {
+            let (head, tail) = self.pool.split_at_mut(high - len);
+            (&mut head[low - len], &mut tail[0])
+        } else {
+            (&mut self.entries[low].1, &mut self.pool[high - len])
+        };
+        std::mem::swap(a, b);
+        std::mem::swap(&mut **a, &mut **b);
     }
 
     /// A fresh pair's box, from the pool when it has one.
@@ -177,6 +262,10 @@ impl PairMap {
             let extra = self.boxes / 4 + 8;
             self.boxes += extra;
             self.pool.reserve(self.boxes);
+            if self.boxes >= REPACK_MIN_PAIRS {
+                // `by_address` is empty between re-packs: room for every box.
+                self.by_address.reserve(self.boxes);
+            }
             self.pool
                 .extend((0..extra).map(|_| Box::new(ContactPair::new(false))));
         }
@@ -432,5 +521,73 @@ mod tests {
                 assert_eq!(impulses[0].0, mark(key), "round {round}");
             }
         }
+    }
+
+    #[test]
+    fn repacking_orders_the_boxes_and_keeps_each_state_with_its_key() {
+        // Enough pairs to be re-packed; each state names its key by its
+        // manifold normal, and every check reads it back after the moves.
+        let handles = handles(130);
+        let at = |h: ColliderHandle| handles.iter().position(|x| *x == h).unwrap();
+        let mark = |key: &PairKey| (at(key.0) * 1000 + at(key.1)) as Real;
+        let label = |key: &PairKey, pair: &mut ContactPair| {
+            pair.manifold = Some(crate::query::Manifold {
+                normal: crate::math::Vec2::new(mark(key), 0.0),
+                points: Default::default(),
+            });
+        };
+        let check = |map: &PairMap, labelled: usize| {
+            let addresses: Vec<usize> = map.values().map(address).collect();
+            assert!(
+                addresses.windows(2).all(|w| w[0] < w[1]),
+                "boxes out of order"
+            );
+            let lowest_free = map.pool.iter().map(|b| address(b)).min();
+            if let (Some(&last), Some(free)) = (addresses.last(), lowest_free) {
+                assert!(last < free, "a pooled box lies below a used one");
+            }
+            let mut seen = 0;
+            for (key, pair) in map.iter() {
+                if let Some(manifold) = &pair.manifold {
+                    assert_eq!(manifold.normal.x, mark(key));
+                    seen += 1;
+                }
+            }
+            assert_eq!(seen, labelled);
+        };
+        let keys = |from: usize, to: usize| {
+            let mut new = Vec::new();
+            for i in from..to {
+                for j in i + 1..handles.len() {
+                    new.push(((handles[i], handles[j]), false));
+                }
+            }
+            new
+        };
+        let mut map = PairMap::default();
+        // Boxes come from the pool last-in first-out: mostly falling addresses.
+        map.merge(&mut keys(0, 60));
+        let first = map.len();
+        assert!(first >= REPACK_MIN_PAIRS);
+        map.retain(|key, pair| {
+            label(key, pair);
+            true
+        });
+        check(&map, first);
+        // Drop a third, take new pairs from the pool among the old ones.
+        map.retain(|key, _| at(key.1) % 3 != 0);
+        let mut new = keys(60, 100);
+        let added = new.len();
+        map.merge(&mut new);
+        let mut fresh = 0;
+        map.retain(|key, pair| {
+            if pair.manifold.is_none() {
+                label(key, pair);
+                fresh += 1;
+            }
+            true
+        });
+        assert_eq!(fresh, added);
+        check(&map, map.len());
     }
 }
