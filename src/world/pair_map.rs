@@ -232,6 +232,7 @@ impl PairMap {
                 at = from;
             }
         }
+        by_address.clear();
         self.by_address = by_address;
     }
 
