@@ -225,7 +225,7 @@ impl PairMap {
             loop {
                 let from = by_address[at].1 as usize;
                 by_address[at].1 = at as u32;
-                if from == start || from == at {
+                if from == start {
                     break;
                 }
                 self.exchange_boxes(at, from);
