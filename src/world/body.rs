@@ -128,6 +128,11 @@ pub struct Body {
     /// not part of the state.
     #[cfg_attr(feature = "serde", serde(skip))]
     pub(crate) motion: super::motion::MotionTrack,
+    /// While asleep: the next body of its sleeping island, a ring through
+    /// every member in handle order (see `islands.rs`); `None` while awake.
+    /// Derived (rebuilt from the contacts after a restore), not part of the state.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub(crate) sleep_next: Option<super::handles::BodyKey>,
 }
 
 impl Body {
@@ -157,6 +162,7 @@ impl Body {
             max_extent: 0.0,
             solver_index: 0,
             motion: super::motion::MotionTrack::new(def.pose),
+            sleep_next: None,
         }
     }
 

@@ -89,6 +89,11 @@ impl World {
         self.body_ref(body)?;
         self.shot_grid.invalidate();
         let removed = self.bodies.remove(body.key).ok_or(WorldError::StaleBody)?;
+        // A sleeping body leaves a gap in its island's ring: the next step
+        // rebuilds the rings from the contacts (see `islands.rs`).
+        if removed.sleep_next.is_some() {
+            self.scratch.islands.rings_known = false;
+        }
         for collider in &removed.colliders {
             self.detach_collider(collider.key);
         }

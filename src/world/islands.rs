@@ -8,15 +8,33 @@
 //! setter, force or impulse, and by a touching contact with an awake moving
 //! body; waking one body wakes its whole island at the next step.
 //!
-//! Union–find runs over bodies in handle order, so the result is deterministic.
-//! The pass reads bodies by key slot from flat arrays rebuilt each step and
-//! the touching pairs' bodies from the list the narrowphase made (no map lookups).
+//! A sleeping island does not change while it sleeps: its bodies do not
+//! move, and a pair between two sleeping (or static) bodies keeps its
+//! state. So an island that falls asleep is kept as a *ring*: each member
+//! names the next one (`Body::sleep_next`, in handle order, the last naming
+//! the first). A step then only looks at the awake bodies and the touching
+//! pairs with an awake side: union–find over the awake dynamic bodies, and
+//! the rings of sleeping bodies that an awake moving body touches, or that
+//! a setter woke, wake whole. A world of sleeping bodies costs next to
+//! nothing. The rings are derived, not part of the state: a world without
+//! them (a restored snapshot, a removed body) takes one full pass over every
+//! body and every touching pair, which rebuilds them and decides exactly
+//! what the ring pass decides.
+//!
+//! Invariants:
+//! - a dynamic body is asleep exactly when it is in a ring (once the rings
+//!   are known), and each ring is one island;
+//! - union–find runs over bodies in handle order, and every event goes out
+//!   in handle order (`Slept`, then `Woke`), so the result is deterministic;
+//! - the pass reads bodies by key slot from flat arrays rebuilt each step and
+//!   the touching pairs' bodies from the list the narrowphase made (no map lookups).
 
 use super::handles::{BodyKey, key_slot};
-use super::{BodyHandle, BodyKind, Event, World};
+use super::{Body, BodyHandle, BodyKind, Event, World};
 use crate::math::Real;
+use slotmap::SlotMap;
 
-/// "Not a dynamic body" in [`IslandScratch::index`].
+/// "Not an island member" in [`IslandScratch::index`].
 const NONE: u32 = u32::MAX;
 
 /// [`IslandScratch::flags`]: the body is dynamic.
@@ -34,24 +52,51 @@ fn find(parent: &mut [u32], mut i: u32) -> u32 {
     i
 }
 
+/// An awake body that moves (dynamic or kinematic) and so wakes sleepers it touches.
+fn moving(flags: u8) -> bool {
+    flags & AWAKE != 0 && flags & STATIC == 0
+}
+
+/// A sleeping dynamic body.
+fn sleeping(flags: u8) -> bool {
+    flags & (DYNAMIC | AWAKE) == DYNAMIC
+}
+
 /// Buffers of the island pass, reused from step to step.
 #[derive(Debug, Default)]
 pub(crate) struct IslandScratch {
-    /// Per body slot: its index among the dynamic bodies (handle order), or `NONE`.
+    /// The sleeping bodies' rings are known (see the module docs). False in
+    /// a fresh or restored world and after a body is removed: the next pass
+    /// is a full one. Read by the narrowphase, which reports the touching
+    /// pairs between sleeping bodies only for a full pass.
+    pub rings_known: bool,
+    /// Per body slot: its index among the island members, or `NONE`.
     index: Vec<u32>,
     /// Per body slot: `DYNAMIC`, `AWAKE` and `STATIC` as the pass starts.
     flags: Vec<u8>,
-    /// Union–find over the dynamic bodies.
+    /// Per body slot: the key of a sleeping dynamic body (ring pass).
+    keys: Vec<BodyKey>,
+    /// The island members (handle order): the awake dynamic bodies in the
+    /// ring pass, every dynamic body in the full pass.
+    members: Vec<BodyKey>,
+    /// Union–find over the members.
     parent: Vec<u32>,
-    /// Per dynamic body: its island's root.
+    /// Per member: its island's root.
     root: Vec<u32>,
     /// Per root: every body of the island may sleep.
     ready: Vec<bool>,
     /// Per root: some body of the island is awake (or was just touched).
     awake: Vec<bool>,
-    /// Dynamic bodies touched by an awake moving body while asleep.
+    /// Full pass: members touched by an awake moving body while asleep.
+    /// Ring pass: members whose island touches a sleeper (it wakes that one,
+    /// so it cannot sleep itself).
     woken: Vec<u32>,
-    /// Bodies that wake up, in handle order.
+    /// Ring pass: a body of each ring to wake.
+    rings: Vec<BodyKey>,
+    /// Per root: first and last body linked into its ring so far.
+    first: Vec<Option<BodyKey>>,
+    last: Vec<Option<BodyKey>>,
+    /// Bodies that wake up.
     woke: Vec<BodyKey>,
 }
 
@@ -60,6 +105,31 @@ impl World {
     /// touched by moving bodies; sends `Slept` then `Woke` events.
     #[inline(never)]
     pub(crate) fn update_sleep(&mut self, dt: Real) {
+        if !self.settings.sleeping {
+            // Sleeping off: every timer resets, nothing falls asleep, and
+            // with no body asleep nothing can wake either, so the islands
+            // are not needed. A body left asleep (sleeping was switched off
+            // since) takes the pass below, which resets the timers the same.
+            let mut all_awake = true;
+            for body in self.bodies.values_mut() {
+                if body.kind == BodyKind::Dynamic {
+                    body.sleep_time = 0.0;
+                    all_awake &= body.awake;
+                }
+            }
+            if all_awake {
+                return;
+            }
+        }
+        if self.scratch.islands.rings_known {
+            self.ring_pass(dt);
+        } else {
+            self.full_pass(dt);
+        }
+    }
+
+    /// The pass over the awake bodies (see the module docs).
+    fn ring_pass(&mut self, dt: Real) {
         // Borrowed in place: the buffers keep their memory from step to step.
         let World {
             settings,
@@ -72,34 +142,151 @@ impl World {
         let IslandScratch {
             index,
             flags,
+            keys,
+            members,
             parent,
             root,
             ready,
-            awake,
             woken,
+            rings,
+            first,
+            last,
             woke,
+            ..
         } = &mut scratch.islands;
-        if !settings.sleeping {
-            // Sleeping off: every timer resets, nothing falls asleep, and
-            // with no body asleep nothing can wake either, so the islands
-            // are not needed. A body left asleep (sleeping was switched off
-            // since) takes the full pass below, which resets the timers the same.
-            let mut all_awake = true;
-            for body in bodies.values_mut() {
-                if body.kind == BodyKind::Dynamic {
-                    body.sleep_time = 0.0;
-                    all_awake &= body.awake;
-                }
-            }
-            if all_awake {
-                return;
-            }
-        }
         let slots = bodies.capacity() + 1;
         index.clear();
         index.resize(slots, NONE);
         flags.clear();
         flags.resize(slots, 0);
+        keys.clear();
+        keys.resize(slots, BodyKey::default());
+        members.clear();
+        parent.clear();
+        woken.clear();
+        rings.clear();
+        for (key, body) in bodies.iter() {
+            let slot = key_slot(key);
+            let mut flag = if body.awake { AWAKE } else { 0 };
+            match body.kind {
+                BodyKind::Dynamic if body.awake => {
+                    flag |= DYNAMIC;
+                    // Woken by a setter while asleep: its ring wakes, and
+                    // its island cannot fall asleep in the same pass.
+                    if body.sleep_next.is_some() {
+                        rings.push(key);
+                        woken.push(parent.len() as u32);
+                    }
+                    index[slot] = parent.len() as u32;
+                    parent.push(parent.len() as u32);
+                    members.push(key);
+                }
+                BodyKind::Dynamic => {
+                    flag |= DYNAMIC;
+                    keys[slot] = key;
+                }
+                BodyKind::Static => flag |= STATIC,
+                BodyKind::Kinematic => {}
+            }
+            flags[slot] = flag;
+        }
+        // The narrowphase left out the pairs with no awake side.
+        for &(sa, sb) in scratch.touching_bodies.iter() {
+            let (sa, sb) = (sa as usize, sb as usize);
+            let (ia, ib) = (index[sa], index[sb]);
+            if ia != NONE && ib != NONE {
+                let (ra, rb) = (find(parent, ia), find(parent, ib));
+                if ra != rb {
+                    parent[ra.max(rb) as usize] = ra.min(rb);
+                }
+            }
+            let (fa, fb) = (flags[sa], flags[sb]);
+            if sleeping(fa) && moving(fb) {
+                rings.push(keys[sa]);
+                if ib != NONE {
+                    woken.push(ib);
+                }
+            }
+            if sleeping(fb) && moving(fa) {
+                rings.push(keys[sb]);
+                if ia != NONE {
+                    woken.push(ia);
+                }
+            }
+        }
+        let count = parent.len();
+        ready.clear();
+        ready.resize(count, true);
+        root.clear();
+        for (i, &key) in members.iter().enumerate() {
+            let body = &mut bodies[key];
+            tick(body, settings, dt);
+            let r = find(parent, i as u32);
+            root.push(r);
+            if body.sleep_time < settings.time_to_sleep {
+                ready[r as usize] = false;
+            }
+        }
+        for &i in woken.iter() {
+            ready[root[i as usize] as usize] = false;
+        }
+        // Islands that fall asleep, in handle order, each linked into a ring.
+        first.clear();
+        first.resize(count, None);
+        last.clear();
+        last.resize(count, None);
+        for (i, &key) in members.iter().enumerate() {
+            let r = root[i] as usize;
+            if ready[r] && settings.sleeping {
+                fall_asleep(&mut bodies[key]);
+                events.push(Event::Slept(BodyHandle { key, world: *id }));
+                link(bodies, &mut first[r], &mut last[r], key);
+            }
+        }
+        close_rings(bodies, first, last);
+        // Whole rings wake, `Woke` events in handle order after every `Slept`.
+        woke.clear();
+        for &key in rings.iter() {
+            wake_ring(bodies, key, woke);
+        }
+        woke.sort_unstable_by_key(|&key| key_slot(key));
+        for &key in woke.iter() {
+            events.push(Event::Woke(BodyHandle { key, world: *id }));
+        }
+    }
+
+    /// The pass over every body and every touching pair, which also builds
+    /// the rings of every sleeping island.
+    fn full_pass(&mut self, dt: Real) {
+        let World {
+            settings,
+            bodies,
+            scratch,
+            events,
+            id,
+            ..
+        } = self;
+        let IslandScratch {
+            rings_known,
+            index,
+            flags,
+            members,
+            parent,
+            root,
+            ready,
+            awake,
+            woken,
+            first,
+            last,
+            woke,
+            ..
+        } = &mut scratch.islands;
+        let slots = bodies.capacity() + 1;
+        index.clear();
+        index.resize(slots, NONE);
+        flags.clear();
+        flags.resize(slots, 0);
+        members.clear();
         parent.clear();
         woken.clear();
         for (key, body) in bodies.iter() {
@@ -109,6 +296,7 @@ impl World {
                 BodyKind::Dynamic => {
                     index[slot] = parent.len() as u32;
                     parent.push(parent.len() as u32);
+                    members.push(key);
                     flag |= DYNAMIC;
                 }
                 BodyKind::Static => flag |= STATIC,
@@ -127,8 +315,6 @@ impl World {
             }
             // A sleeping body touched by an awake moving one wakes up.
             let (fa, fb) = (flags[sa], flags[sb]);
-            let moving = |f: u8| f & AWAKE != 0 && f & STATIC == 0;
-            let sleeping = |f: u8| f & (DYNAMIC | AWAKE) == DYNAMIC;
             if sleeping(fa) && moving(fb) {
                 woken.push(ia);
             }
@@ -142,18 +328,9 @@ impl World {
         awake.clear();
         awake.resize(count, false);
         root.clear();
-        let dynamic = bodies
-            .values_mut()
-            .filter(|body| body.kind == BodyKind::Dynamic);
-        for (i, body) in dynamic.enumerate() {
-            // Angular speed counted at the body's size.
-            let slow = body.linear_velocity.norm() <= settings.sleep_velocity
-                && body.angular_velocity.abs() * body.max_extent <= settings.sleep_velocity;
-            if !body.can_sleep || !slow || !settings.sleeping {
-                body.sleep_time = 0.0;
-            } else if body.awake {
-                body.sleep_time += dt;
-            }
+        for (i, &key) in members.iter().enumerate() {
+            let body = &mut bodies[key];
+            tick(body, settings, dt);
             let r = find(parent, i as u32);
             root.push(r);
             if body.sleep_time < settings.time_to_sleep {
@@ -170,35 +347,110 @@ impl World {
         }
         // Sleep and wake in one pass (the two never meet a body: sleeping
         // needs a ready island, waking one that is not); `Slept` events go
-        // out as they come, `Woke` ones after all of them.
+        // out as they come, `Woke` ones after all of them. Every body left
+        // asleep is linked into its island's ring.
         woke.clear();
-        let dynamic = bodies
-            .iter_mut()
-            .filter(|(_, body)| body.kind == BodyKind::Dynamic);
-        for (i, (key, body)) in dynamic.enumerate() {
+        first.clear();
+        first.resize(count, None);
+        last.clear();
+        last.resize(count, None);
+        for (i, &key) in members.iter().enumerate() {
             let r = root[i] as usize;
+            let body = &mut bodies[key];
+            body.sleep_next = None;
             if ready[r] && body.awake && settings.sleeping {
-                body.awake = false;
-                body.linear_velocity = crate::math::Vec2::zeros();
-                body.angular_velocity = 0.0;
+                fall_asleep(body);
                 events.push(Event::Slept(BodyHandle { key, world: *id }));
             } else if !ready[r] && awake[r] && !body.awake {
                 body.awake = true;
                 body.sleep_time = 0.0;
                 woke.push(key);
             }
+            if !bodies[key].awake {
+                link(bodies, &mut first[r], &mut last[r], key);
+            }
         }
+        close_rings(bodies, first, last);
         for &key in woke.iter() {
             events.push(Event::Woke(BodyHandle { key, world: *id }));
+        }
+        *rings_known = true;
+    }
+}
+
+/// Advances an island member's sleep timer: it grows while the body is
+/// slow (angular speed counted at the body's size) and resets otherwise.
+fn tick(body: &mut Body, settings: &super::WorldSettings, dt: Real) {
+    let slow = body.linear_velocity.norm() <= settings.sleep_velocity
+        && body.angular_velocity.abs() * body.max_extent <= settings.sleep_velocity;
+    if !body.can_sleep || !slow || !settings.sleeping {
+        body.sleep_time = 0.0;
+    } else if body.awake {
+        body.sleep_time += dt;
+    }
+}
+
+fn fall_asleep(body: &mut Body) {
+    body.awake = false;
+    body.linear_velocity = crate::math::Vec2::zeros();
+    body.angular_velocity = 0.0;
+}
+
+/// Appends `key` to the ring being built from `first` to `last`.
+fn link(
+    bodies: &mut SlotMap<BodyKey, Body>,
+    first: &mut Option<BodyKey>,
+    last: &mut Option<BodyKey>,
+    key: BodyKey,
+) {
+    match *last {
+        Some(previous) => bodies[previous].sleep_next = Some(key),
+        None => *first = Some(key),
+    }
+    *last = Some(key);
+}
+
+/// Closes every ring built: its last body names its first.
+fn close_rings(
+    bodies: &mut SlotMap<BodyKey, Body>,
+    first: &[Option<BodyKey>],
+    last: &[Option<BodyKey>],
+) {
+    for (first, last) in first.iter().zip(last) {
+        if let (Some(first), Some(last)) = (first, last) {
+            bodies[*last].sleep_next = Some(*first);
+        }
+    }
+}
+
+/// Wakes every sleeping body of the ring through `start` and unlinks them
+/// all (a ring already woken this pass has no links left: the walk stops at
+/// once). The walk is bounded by the body count.
+fn wake_ring(bodies: &mut SlotMap<BodyKey, Body>, start: BodyKey, woke: &mut Vec<BodyKey>) {
+    let mut at = start;
+    for _ in 0..bodies.len() {
+        let Some(body) = bodies.get_mut(at) else {
+            return;
+        };
+        let next = body.sleep_next.take();
+        if !body.awake {
+            body.awake = true;
+            body.sleep_time = 0.0;
+            woke.push(at);
+        }
+        match next {
+            Some(next) if next != start => at = next,
+            _ => return,
         }
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::{BodyKey, find, key_slot};
     use crate::math::{Real, vec2};
-    use crate::world::scenes::{ball_pit, settle};
-    use crate::world::{Event, WorldSettings};
+    use crate::world::scenes::{ball_pit, mixed_pile, settle};
+    use crate::world::{Event, World, WorldSettings};
 
     const DT: Real = 1.0 / 60.0;
 
@@ -238,6 +490,134 @@ mod tests {
         }
         let dynamic = || world.bodies.values().filter(|b| b.is_dynamic());
         assert!(dynamic().all(|b| b.sleep_time == 0.0 && b.awake));
+    }
+
+    /// The sleeping bodies' islands from the touching pairs (brute force),
+    /// each as its sorted key list.
+    fn sleeping_islands(world: &World) -> Vec<Vec<BodyKey>> {
+        let keys: Vec<BodyKey> = world
+            .bodies
+            .iter()
+            .filter(|(_, b)| b.is_dynamic() && !b.awake)
+            .map(|(k, _)| k)
+            .collect();
+        let mut parent: Vec<u32> = (0..keys.len() as u32).collect();
+        let at = |key: BodyKey| keys.iter().position(|&k| k == key);
+        for ((a, b), pair) in world.contacts.iter() {
+            let body = |c: &crate::world::ColliderHandle| world.colliders[c.key].body.key;
+            if let (true, false, Some(i), Some(j)) =
+                (pair.touching, pair.sensor, at(body(a)), at(body(b)))
+            {
+                let (ri, rj) = (find(&mut parent, i as u32), find(&mut parent, j as u32));
+                parent[ri.max(rj) as usize] = ri.min(rj);
+            }
+        }
+        let mut islands: Vec<Vec<BodyKey>> = Vec::new();
+        for r in 0..keys.len() as u32 {
+            let island: Vec<BodyKey> = (0..keys.len())
+                .filter(|&i| find(&mut parent, i as u32) == r)
+                .map(|i| keys[i])
+                .collect();
+            if !island.is_empty() {
+                islands.push(island);
+            }
+        }
+        islands
+    }
+
+    /// Each sleeping body's ring, walked from it, as a sorted key list;
+    /// panics if a walk does not come back or meets an awake body.
+    fn rings(world: &World) -> Vec<Vec<BodyKey>> {
+        let mut rings: Vec<Vec<BodyKey>> = Vec::new();
+        for (key, body) in world.bodies.iter() {
+            assert_eq!(body.sleep_next.is_some(), body.is_dynamic() && !body.awake);
+            let Some(mut at) = body.sleep_next else {
+                continue;
+            };
+            let mut ring = vec![key];
+            while at != key {
+                assert!(!world.bodies[at].awake, "rings hold sleeping bodies only");
+                assert!(ring.len() <= world.bodies.len(), "the walk comes back");
+                ring.push(at);
+                at = world.bodies[at].sleep_next.unwrap();
+            }
+            // Handle order, from the ring's first member on.
+            ring.sort_by_key(|&k| key_slot(k));
+            if !rings.contains(&ring) {
+                rings.push(ring);
+            }
+        }
+        rings
+    }
+
+    fn sorted(mut sets: Vec<Vec<BodyKey>>) -> Vec<Vec<BodyKey>> {
+        for set in &mut sets {
+            set.sort_by_key(|&k| key_slot(k));
+        }
+        sets.sort_by_key(|set| key_slot(set[0]));
+        sets
+    }
+
+    #[test]
+    fn each_sleeping_island_is_one_ring() {
+        let (mut world, _) = mixed_pile(WorldSettings::default(), 120).unwrap();
+        let mut seen = 0;
+        for step in 0..900 {
+            world.step(DT).unwrap();
+            if step % 10 == 0 || world.events().iter().any(|e| matches!(e, Event::Slept(_))) {
+                let islands = sorted(sleeping_islands(&world));
+                seen = seen.max(islands.len());
+                assert_eq!(sorted(rings(&world)), islands, "step {step}");
+            }
+        }
+        assert!(seen >= 2, "several islands slept at once ({seen})");
+    }
+
+    #[test]
+    fn the_ring_pass_decides_what_a_full_pass_decides() {
+        // A copy of the world has no rings (they are not state), so its
+        // next step takes the full pass over every body and pair.
+        let (mut world, balls) = ball_pit(WorldSettings::default(), 150, 0.5, 6.0).unwrap();
+        let (mut slept, mut woke) = (0, 0);
+        for step in 0..1_500 {
+            match step {
+                600 => world.set_velocity(balls[70], vec2(0.0, 3.0), 0.0).unwrap(),
+                1_000 => world
+                    .apply_impulse(balls[5], vec2(2.0, 0.0), vec2(0.0, 0.0))
+                    .unwrap(),
+                1_200 => world.remove_body(balls[100]).unwrap(),
+                _ => {}
+            }
+            let mut copy = world.clone();
+            assert!(!copy.scratch.islands.rings_known);
+            world.step(DT).unwrap();
+            copy.step(DT).unwrap();
+            assert_eq!(world.state_hash(), copy.state_hash(), "step {step}");
+            assert_eq!(world.events(), copy.events(), "step {step}");
+            assert_eq!(sorted(rings(&world)), sorted(rings(&copy)), "step {step}");
+            slept += count(&world, |e| matches!(e, Event::Slept(_)));
+            woke += count(&world, |e| matches!(e, Event::Woke(_)));
+        }
+        assert!(
+            slept > 150 && woke > 100,
+            "islands slept ({slept}) and woke ({woke})"
+        );
+    }
+
+    #[test]
+    fn removing_a_sleeping_body_rebuilds_the_rings() {
+        let (mut world, balls) = ball_pit(WorldSettings::default(), 80, 0.5, 6.0).unwrap();
+        assert!(settle(&mut world, DT, 3_000).unwrap() < 3_000);
+        assert!(world.scratch.islands.rings_known);
+        world.remove_body(balls[40]).unwrap();
+        assert!(!world.scratch.islands.rings_known);
+        world.step(DT).unwrap();
+        assert!(world.scratch.islands.rings_known);
+        assert_eq!(sorted(rings(&world)), sorted(sleeping_islands(&world)));
+    }
+
+    fn count(world: &World, which: impl Fn(&Event) -> bool) -> usize {
+        world.events().iter().filter(|e| which(e)).count()
     }
 
     fn off_settings() -> WorldSettings {

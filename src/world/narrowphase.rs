@@ -47,7 +47,8 @@ impl World {
         let table = &mut scratch.colliders_now;
         let leaf_contacts = &mut scratch.leaf_contacts;
         table.refresh(colliders, bodies, broad_phase);
-        // The islands' edges: the bodies of every touching, solid pair kept.
+        // The islands' edges: the bodies of every touching, solid pair kept
+        // (with an awake side, unless the islands need a full pass).
         // Written by index into room for every pair (no growth checks in the loop).
         let touching_bodies = &mut scratch.touching_bodies;
         touching_bodies.clear();
@@ -55,6 +56,9 @@ impl World {
         let mut touching_count = 0;
         let solver_bodies = &scratch.solver_bodies;
         let (wide, constraint_pairs) = (&mut scratch.wide, &mut scratch.constraint_pairs);
+        // The ring pass of the islands needs no pair without an awake side
+        // (see `islands.rs`); only a full pass does.
+        let full_islands = !scratch.islands.rings_known;
         contacts.retain_quiet(|index, key, quiet, pair, impulses| {
             // Stale colliders or bodies have no entry.
             let (Some(a), Some(b)) = (table.get(key.0.key), table.get(key.1.key)) else {
@@ -62,7 +66,7 @@ impl World {
             };
             // `awake` is never set on static bodies.
             if !a.awake && !b.awake {
-                if pair.touching && !pair.sensor {
+                if full_islands && pair.touching && !pair.sensor {
                     touching_bodies[touching_count] = (a.body, b.body);
                     touching_count += 1;
                 }

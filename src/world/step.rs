@@ -123,6 +123,7 @@ pub(crate) struct Scratch {
     pub islands: super::islands::IslandScratch,
     /// Body slots of the touching, solid pairs the narrowphase kept (the
     /// islands' edges; the pairs' `touching` does not change later in a step).
+    /// Pairs with no awake side only when the islands take a full pass.
     pub touching_bodies: Vec<(u32, u32)>,
     /// Every collider's placement at the start of the step.
     pub colliders_now: super::colliders_now::ColliderTable,
