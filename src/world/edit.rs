@@ -5,10 +5,12 @@
 //! change.
 
 use super::error::{check_finite, check_finite_vec, check_range};
+use super::handles::ColliderKey;
 use super::{Body, BodyDef, BodyHandle, BodyKind, Collider, ColliderDef, ColliderHandle};
 use super::{World, WorldError};
 use crate::math::{Pose, Real, Vec2, cross};
 use crate::shape::Shape;
+use slotmap::SlotMap;
 
 impl World {
     /// Adds a body (without colliders: it has no mass until one is added).
@@ -79,9 +81,10 @@ impl World {
         Ok(handle)
     }
 
-    /// Removes a body, its colliders, their proxies and their contacts. Pending
-    /// events that name them stay readable (handles in events are plain
-    /// values); no event is sent for contacts ended by a removal.
+    /// Removes a body, its colliders, their proxies and their contacts, and
+    /// wakes the bodies it touched (with their islands). Pending events that
+    /// name them stay readable (handles in events are plain values); no event
+    /// is sent for contacts ended by a removal.
     ///
     /// # Errors
     /// [`WorldError::StaleBody`] if it was already removed or is of another world.
@@ -97,14 +100,39 @@ impl World {
         for collider in &removed.colliders {
             self.detach_collider(collider.key);
         }
-        let colliders = &self.colliders;
-        self.contacts
-            .retain(|(a, b), _| colliders.contains_key(a.key) && colliders.contains_key(b.key));
+        // Pairs that lost a collider.
+        self.drop_pairs_waking(|colliders, (a, b)| {
+            colliders.contains_key(a.key) && colliders.contains_key(b.key)
+        });
         Ok(())
     }
 
+    /// Drops the contact pairs `keep` refuses and wakes the bodies that a
+    /// dropped pair held up: whatever was resting on what is removed must
+    /// fall, even if it sleeps (its island wakes with it at the next step).
+    fn drop_pairs_waking(
+        &mut self,
+        keep: impl Fn(&SlotMap<ColliderKey, Collider>, &super::pair_map::PairKey) -> bool,
+    ) {
+        let mut touched = Vec::new();
+        let colliders = &self.colliders;
+        self.contacts.retain(|key, pair| {
+            let kept = keep(colliders, key);
+            if !kept && pair.touching && !pair.sensor {
+                touched.extend([key.0.key, key.1.key]);
+            }
+            kept
+        });
+        for collider in touched {
+            let body = self.colliders.get(collider).map(|c| c.body.key);
+            if let Some(b) = body.and_then(|key| self.bodies.get_mut(key)) {
+                wake(b);
+            }
+        }
+    }
+
     /// Removes one collider (its proxy and contacts), updates its body's
-    /// mass and wakes it.
+    /// mass and wakes it and the bodies the collider touched.
     ///
     /// # Errors
     /// [`WorldError::StaleCollider`] if it was already removed or is of another world.
@@ -119,8 +147,7 @@ impl World {
             b.colliders.retain(|c| *c != collider);
             wake(b);
         }
-        self.contacts
-            .retain(|(a, b), _| *a != collider && *b != collider);
+        self.drop_pairs_waking(|_, (a, b)| *a != collider && *b != collider);
         self.update_mass(body.key);
         Ok(())
     }

@@ -450,7 +450,7 @@ mod tests {
     use super::{BodyKey, find, key_slot};
     use crate::math::{Real, vec2};
     use crate::world::scenes::{ball_pit, mixed_pile, settle};
-    use crate::world::{Event, World, WorldSettings};
+    use crate::world::{BodyHandle, Event, World, WorldSettings};
 
     const DT: Real = 1.0 / 60.0;
 
@@ -614,6 +614,63 @@ mod tests {
         world.step(DT).unwrap();
         assert!(world.scratch.islands.rings_known);
         assert_eq!(sorted(rings(&world)), sorted(sleeping_islands(&world)));
+    }
+
+    #[test]
+    fn removing_what_a_sleeping_pile_rests_on_wakes_it() {
+        let (mut world, balls) = ball_pit(WorldSettings::default(), 80, 0.5, 6.0).unwrap();
+        assert!(settle(&mut world, DT, 3_000).unwrap() < 3_000);
+        let y = |w: &World, b: BodyHandle| w.body(b).unwrap().pose().translation.y;
+        // The lowest ball: most of the pile rests on it.
+        let lowest = *balls
+            .iter()
+            .min_by(|&&a, &&b| y(&world, a).total_cmp(&y(&world, b)))
+            .unwrap();
+        let rest: Vec<BodyHandle> = balls.iter().copied().filter(|&b| b != lowest).collect();
+        let height = |w: &World| -> Real { rest.iter().map(|&b| y(w, b)).sum() };
+        let before = height(&world);
+        let island = sleeping_islands(&world)
+            .into_iter()
+            .find(|island| island.contains(&lowest.key))
+            .unwrap();
+        assert!(
+            island.len() > balls.len() / 2,
+            "most of the pile rests on it"
+        );
+        world.remove_body(lowest).unwrap();
+        // The balls it held up wake at once, the rest of its island with them.
+        let awake = |w: &World| {
+            rest.iter()
+                .filter(|&&b| w.body(b).unwrap().is_awake())
+                .count()
+        };
+        let woken_now = awake(&world);
+        assert!(
+            (1..=3).contains(&woken_now),
+            "{woken_now} balls rested on it"
+        );
+        world.step(DT).unwrap();
+        let woke = count(&world, |e| matches!(e, Event::Woke(_)));
+        assert_eq!(woke, island.len() - 1 - woken_now, "the island wakes");
+        assert_eq!(awake(&world), island.len() - 1);
+        // Then the ground and walls: everything falls (1.2 m in free fall
+        // over half a second).
+        let ground: Vec<BodyHandle> = world
+            .bodies()
+            .filter(|(_, b)| !b.is_dynamic())
+            .map(|(h, _)| h)
+            .collect();
+        for handle in ground {
+            world.remove_body(handle).unwrap();
+        }
+        for _ in 0..30 {
+            world.step(DT).unwrap();
+        }
+        assert_eq!(awake(&world), rest.len());
+        assert!(
+            height(&world) < before - rest.len() as Real,
+            "the pile falls"
+        );
     }
 
     fn count(world: &World, which: impl Fn(&Event) -> bool) -> usize {
