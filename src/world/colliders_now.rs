@@ -5,8 +5,15 @@
 //! with two array reads; each entry remembers the key version it was made
 //! for, so a stale key finds nothing. The values are exactly those the
 //! narrowphase would compute for itself (the same expressions in the same
-//! order), so using them changes no result. Rebuilt at every step by
+//! order), so using them changes no result. Refreshed at every step by
 //! [`World::update_contacts`](super::World); not part of the state.
+//!
+//! Only the colliders of bodies awake now or at the last refresh are
+//! recomputed: nothing else can have moved, since the entry of a sleeping
+//! or static body changes only through an edit (a collider added or
+//! removed, a body removed or placed), and every such edit calls
+//! [`ColliderTable::invalidate`], after which the next refresh recomputes
+//! every entry. A fresh table (a new, cloned or restored world) starts invalid.
 
 use super::handles::{BodyKey, ColliderKey, key_slot, key_version};
 use super::{Body, Collider};
@@ -63,64 +70,117 @@ impl ColliderNow {
 #[derive(Debug, Default)]
 pub(crate) struct ColliderTable {
     entries: Vec<ColliderNow>,
+    /// Every entry of a body not in `last_awake` matches the world.
+    valid: bool,
+    /// The bodies awake at the last refresh.
+    last_awake: Vec<BodyKey>,
 }
 
 impl ColliderTable {
-    /// Refills the table from the world's colliders, bodies and proxies.
+    /// Marks every entry for recomputing at the next refresh (after an edit).
+    pub fn invalidate(&mut self) {
+        self.valid = false;
+    }
+
+    /// Brings the table up to date with the world's colliders, bodies and
+    /// proxies; `awake` lists the bodies awake now.
     pub fn refresh(
         &mut self,
         colliders: &SlotMap<ColliderKey, Collider>,
         bodies: &mut SlotMap<BodyKey, Body>,
         broad_phase: &BroadPhase<ColliderKey>,
+        awake: impl Iterator<Item = BodyKey> + Clone,
     ) {
-        // Every slot below the capacity, reset: vacant slots stay empty.
-        self.entries.clear();
-        self.entries
-            .resize(colliders.capacity() + 1, ColliderNow::EMPTY);
-        for (key, collider) in colliders {
-            let Some(body) = bodies.get_mut(collider.body.key) else {
-                continue;
-            };
-            let pose = body.pose.compose(&collider.local_pose);
-            let circle = match collider.shape.as_ref() {
-                Shape::Circle(c) => Some((
-                    pose.transform_point(c.center()),
-                    pose.scale_length(c.radius()),
-                )),
-                _ => None,
-            };
-            let motion = match collider.shape.as_ref() {
-                Shape::Tree(tree) => {
-                    // Every point of the tree lies within this of the body
-                    // origin (body units), widened for its own rounding.
-                    let local = &collider.local_pose;
-                    let reach = (local.translation.norm()
-                        + local.scale * tree.bounding_radius_about_origin())
-                        * (1.0 + PRUNE_SLACK);
-                    // Only bodies with a tree track their motion (a second
-                    // tree of the same body finds the pose read: no change).
-                    body.motion.advance(&body.pose);
-                    body.motion.reading(reach)
-                }
-                _ => f64::INFINITY,
-            };
-            let entry = ColliderNow {
-                pose,
-                fat: collider.proxy.and_then(|id| broad_phase.fat_bounds(id)),
-                circle,
-                motion,
-                body: key_slot(collider.body.key) as u32,
-                solver_index: body.solver_index,
-                center: body.pose.transform_point(body.local_center),
-                friction: collider.material.friction,
-                restitution: collider.material.restitution,
-                version: key_version(key),
-                awake: body.awake,
-            };
-            // Slots are below the slot count, which the capacity bounds.
-            if let Some(slot) = self.entries.get_mut(key_slot(key)) {
-                *slot = entry;
+        if self.valid {
+            let last_awake = std::mem::take(&mut self.last_awake);
+            for &key in last_awake.iter() {
+                self.refresh_body(key, colliders, bodies, broad_phase);
             }
+            self.last_awake = last_awake;
+            for key in awake.clone() {
+                self.refresh_body(key, colliders, bodies, broad_phase);
+            }
+        } else {
+            // Every slot below the capacity, reset: vacant slots stay empty.
+            self.entries.clear();
+            self.entries
+                .resize(colliders.capacity() + 1, ColliderNow::EMPTY);
+            for (key, collider) in colliders {
+                self.refresh_collider(key, collider, bodies, broad_phase);
+            }
+            self.valid = true;
+        }
+        self.last_awake.clear();
+        self.last_awake.extend(awake);
+    }
+
+    /// Recomputes the entries of a body's colliders (none for a body gone).
+    fn refresh_body(
+        &mut self,
+        key: BodyKey,
+        colliders: &SlotMap<ColliderKey, Collider>,
+        bodies: &mut SlotMap<BodyKey, Body>,
+        broad_phase: &BroadPhase<ColliderKey>,
+    ) {
+        let count = bodies.get(key).map_or(0, |body| body.colliders.len());
+        for i in 0..count {
+            let handle = bodies[key].colliders[i];
+            if let Some(collider) = colliders.get(handle.key) {
+                self.refresh_collider(handle.key, collider, bodies, broad_phase);
+            }
+        }
+    }
+
+    /// Recomputes one collider's entry.
+    fn refresh_collider(
+        &mut self,
+        key: ColliderKey,
+        collider: &Collider,
+        bodies: &mut SlotMap<BodyKey, Body>,
+        broad_phase: &BroadPhase<ColliderKey>,
+    ) {
+        let Some(body) = bodies.get_mut(collider.body.key) else {
+            return;
+        };
+        let pose = body.pose.compose(&collider.local_pose);
+        let circle = match collider.shape.as_ref() {
+            Shape::Circle(c) => Some((
+                pose.transform_point(c.center()),
+                pose.scale_length(c.radius()),
+            )),
+            _ => None,
+        };
+        let motion = match collider.shape.as_ref() {
+            Shape::Tree(tree) => {
+                // Every point of the tree lies within this of the body
+                // origin (body units), widened for its own rounding.
+                let local = &collider.local_pose;
+                let reach = (local.translation.norm()
+                    + local.scale * tree.bounding_radius_about_origin())
+                    * (1.0 + PRUNE_SLACK);
+                // Only bodies with a tree track their motion (a second
+                // tree of the same body finds the pose read: no change).
+                body.motion.advance(&body.pose);
+                body.motion.reading(reach)
+            }
+            _ => f64::INFINITY,
+        };
+        let entry = ColliderNow {
+            pose,
+            fat: collider.proxy.and_then(|id| broad_phase.fat_bounds(id)),
+            circle,
+            motion,
+            body: key_slot(collider.body.key) as u32,
+            solver_index: body.solver_index,
+            center: body.pose.transform_point(body.local_center),
+            friction: collider.material.friction,
+            restitution: collider.material.restitution,
+            version: key_version(key),
+            awake: body.awake,
+        };
+        // Slots are below the slot count, which the capacity bounds.
+        if let Some(slot) = self.entries.get_mut(key_slot(key)) {
+            *slot = entry;
         }
     }
 
@@ -144,8 +204,60 @@ mod tests {
     fn refreshed(world: &World) -> ColliderTable {
         let mut table = ColliderTable::default();
         let mut bodies = world.bodies.clone();
-        table.refresh(&world.colliders, &mut bodies, &world.broad_phase);
+        table.refresh(
+            &world.colliders,
+            &mut bodies,
+            &world.broad_phase,
+            std::iter::empty(),
+        );
         table
+    }
+
+    #[test]
+    fn refreshing_only_what_moves_decides_what_a_full_refresh_decides() {
+        // A copy of a world starts with an invalid table, so its next step
+        // recomputes every entry; the world itself only those of awake
+        // bodies, between edits to static and sleeping bodies.
+        const DT: crate::math::Real = 1.0 / 60.0;
+        let settings = WorldSettings::default();
+        let (mut world, bodies) = crate::world::scenes::mixed_pile(settings, 100).unwrap();
+        let ramp = world
+            .bodies()
+            .filter(|(_, b)| !b.is_dynamic())
+            .map(|(h, _)| h)
+            .last()
+            .unwrap();
+        let disc = || ColliderDef::new(Circle::new(vec2(0.0, 0.0), 0.1).unwrap());
+        let mut asleep_steps = 0;
+        let mut added = None;
+        for step in 0..800 {
+            match step {
+                // The ramp moves under sleeping bodies, then they wake.
+                350 => {
+                    let pose = world.body(ramp).unwrap().pose();
+                    let pose = Pose::new(pose.translation + vec2(0.3, -0.05), 0.0);
+                    world.set_pose(ramp, pose).unwrap();
+                }
+                360 => crate::world::scenes::wake_all(&mut world).unwrap(),
+                // Enough new colliders on sleeping bodies to need new slots.
+                450 => {
+                    for &body in &bodies {
+                        added = Some(world.add_collider(body, disc()).unwrap());
+                    }
+                }
+                550 => world.remove_collider(added.unwrap()).unwrap(),
+                650 => world.remove_body(bodies[40]).unwrap(),
+                _ => {}
+            }
+            let mut copy = world.clone();
+            world.step(DT).unwrap();
+            copy.step(DT).unwrap();
+            assert_eq!(world.state_hash(), copy.state_hash(), "step {step}");
+            assert_eq!(world.events(), copy.events(), "step {step}");
+            asleep_steps +=
+                usize::from(world.bodies().any(|(_, b)| b.is_dynamic() && !b.is_awake()));
+        }
+        assert!(asleep_steps > 300, "bodies slept ({asleep_steps} steps)");
     }
 
     #[test]

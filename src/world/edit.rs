@@ -61,6 +61,7 @@ impl World {
             field: "collider bounds",
         })?;
         self.shot_grid.invalidate();
+        self.scratch.colliders_now.invalidate();
         let key = self.colliders.insert(Collider {
             body,
             shape: def.shape,
@@ -91,6 +92,7 @@ impl World {
     pub fn remove_body(&mut self, body: BodyHandle) -> Result<(), WorldError> {
         self.body_ref(body)?;
         self.shot_grid.invalidate();
+        self.scratch.colliders_now.invalidate();
         let removed = self.bodies.remove(body.key).ok_or(WorldError::StaleBody)?;
         // A sleeping body leaves a gap in its island's ring: the next step
         // rebuilds the rings from the contacts (see `islands.rs`).
@@ -142,6 +144,7 @@ impl World {
             .ok_or(WorldError::StaleCollider)?
             .body;
         self.shot_grid.invalidate();
+        self.scratch.colliders_now.invalidate();
         self.detach_collider(collider.key);
         if let Some(b) = self.bodies.get_mut(body.key) {
             b.colliders.retain(|c| *c != collider);
@@ -194,6 +197,7 @@ impl World {
         }
         let old_scale = current.pose.scale;
         self.shot_grid.invalidate();
+        self.scratch.colliders_now.invalidate();
         let b = self.body_mut(body)?;
         b.pose = pose;
         b.awake = b.kind != BodyKind::Static;

@@ -15,8 +15,8 @@
 //! the first). A step then only looks at the awake bodies and the touching
 //! pairs with an awake side: union–find over the awake dynamic bodies, and
 //! the rings of sleeping bodies that an awake moving body touches, or that
-//! a setter woke, wake whole. A world of sleeping bodies costs next to
-//! nothing. The rings are derived, not part of the state: a world without
+//! a setter woke, wake whole; sleeping bodies only have their flags read.
+//! The rings are derived, not part of the state: a world without
 //! them (a restored snapshot, a removed body) takes one full pass over every
 //! body and every touching pair, which rebuilds them and decides exactly
 //! what the ring pass decides.

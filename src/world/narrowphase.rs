@@ -46,7 +46,13 @@ impl World {
         } = self;
         let table = &mut scratch.colliders_now;
         let leaf_contacts = &mut scratch.leaf_contacts;
-        table.refresh(colliders, bodies, broad_phase);
+        let awake = scratch.sweeps.get(1..).unwrap_or_default();
+        table.refresh(
+            colliders,
+            bodies,
+            broad_phase,
+            awake.iter().map(|sweep| sweep.key),
+        );
         // The islands' edges: the bodies of every touching, solid pair kept
         // (with an awake side, unless the islands need a full pass).
         // Written by index into room for every pair (no growth checks in the loop).
