@@ -8,8 +8,8 @@
 //! order), so using them changes no result. Refreshed at every step by
 //! [`World::update_contacts`](super::World); not part of the state.
 //!
-//! Only the colliders of bodies awake now or at the last refresh are
-//! recomputed: nothing else can have moved, since the entry of a sleeping
+//! While few bodies are awake, only the colliders of bodies awake now or
+//! at the last refresh are recomputed: nothing else can have moved, since the entry of a sleeping
 //! or static body changes only through an edit (a collider added or
 //! removed, a body removed or placed), and every such edit calls
 //! [`ColliderTable::invalidate`], after which the next refresh recomputes
@@ -66,13 +66,17 @@ impl ColliderNow {
     };
 }
 
+/// A refresh recomputes only the entries of awake bodies while fewer than
+/// one body in this many is awake; otherwise it recomputes every entry.
+const PARTIAL_SHARE: usize = 4;
+
 /// Every live collider's [`ColliderNow`], by key slot.
 #[derive(Debug, Default)]
 pub(crate) struct ColliderTable {
     entries: Vec<ColliderNow>,
     /// Every entry of a body not in `last_awake` matches the world.
     valid: bool,
-    /// The bodies awake at the last refresh.
+    /// The bodies awake at the last refresh, if it found few of them.
     last_awake: Vec<BodyKey>,
 }
 
@@ -91,10 +95,17 @@ impl ColliderTable {
         broad_phase: &BroadPhase<ColliderKey>,
         awake: impl Iterator<Item = BodyKey> + Clone,
     ) {
-        if self.valid {
+        // With many bodies awake, one pass in slot order over every
+        // collider costs less than finding the awake ones by key; then the
+        // awake bodies are not recorded and the next refresh is whole too.
+        let few = awake.clone().count() * PARTIAL_SHARE < bodies.len();
+        if self.valid && few {
             let last_awake = std::mem::take(&mut self.last_awake);
             for &key in last_awake.iter() {
-                self.refresh_body(key, colliders, bodies, broad_phase);
+                // Those awake still come next.
+                if bodies.get(key).is_some_and(|body| !body.awake) {
+                    self.refresh_body(key, colliders, bodies, broad_phase);
+                }
             }
             self.last_awake = last_awake;
             for key in awake.clone() {
@@ -108,10 +119,12 @@ impl ColliderTable {
             for (key, collider) in colliders {
                 self.refresh_collider(key, collider, bodies, broad_phase);
             }
-            self.valid = true;
         }
+        self.valid = few;
         self.last_awake.clear();
-        self.last_awake.extend(awake);
+        if few {
+            self.last_awake.extend(awake);
+        }
     }
 
     /// Recomputes the entries of a body's colliders (none for a body gone).
@@ -227,28 +240,42 @@ mod tests {
             .map(|(h, _)| h)
             .last()
             .unwrap();
-        let disc = || ColliderDef::new(Circle::new(vec2(0.0, 0.0), 0.1).unwrap());
+        let disc = || ColliderDef::new(Circle::new(vec2(0.0, 0.0), 0.5).unwrap());
         let mut asleep_steps = 0;
-        let mut added = None;
-        for step in 0..800 {
+        let (mut added, mut quiet_steps) = (None, 0);
+        for step in 0..1_100 {
             match step {
-                // The ramp moves under sleeping bodies, then they wake.
+                // The ramp moves under sleeping bodies, then they wake (few
+                // enough for the table to refresh only theirs).
                 350 => {
                     let pose = world.body(ramp).unwrap().pose();
-                    let pose = Pose::new(pose.translation + vec2(0.3, -0.05), 0.0);
+                    let pose = Pose::new(pose.translation + vec2(0.05, -0.02), 0.0);
                     world.set_pose(ramp, pose).unwrap();
                 }
-                360 => crate::world::scenes::wake_all(&mut world).unwrap(),
-                // Enough new colliders on sleeping bodies to need new slots.
-                450 => {
-                    for &body in &bodies {
-                        added = Some(world.add_collider(body, disc()).unwrap());
+                360 => {
+                    let on_ramp = resting_on(&world, ramp);
+                    assert!((1..25).contains(&on_ramp.len()), "{}", on_ramp.len());
+                    for body in on_ramp {
+                        world.set_velocity(body, vec2(0.0, 0.0), 0.0).unwrap();
                     }
                 }
-                550 => world.remove_collider(added.unwrap()).unwrap(),
-                650 => world.remove_body(bodies[40]).unwrap(),
+                // Enough new colliders on one sleeping body to need new
+                // slots, a few steps after the pile fell asleep again.
+                _ if step > 400 && added.is_none() && quiet_steps == 5 => {
+                    let slots = world.colliders.capacity();
+                    for _ in 0..=slots {
+                        added = Some(world.add_collider(bodies[7], disc()).unwrap());
+                    }
+                }
+                1_000 => world.remove_collider(added.unwrap()).unwrap(),
+                1_050 => world.remove_body(bodies[40]).unwrap(),
                 _ => {}
             }
+            quiet_steps = if few_awake(&world) {
+                quiet_steps + 1
+            } else {
+                0
+            };
             let mut copy = world.clone();
             world.step(DT).unwrap();
             copy.step(DT).unwrap();
@@ -258,6 +285,30 @@ mod tests {
                 usize::from(world.bodies().any(|(_, b)| b.is_dynamic() && !b.is_awake()));
         }
         assert!(asleep_steps > 300, "bodies slept ({asleep_steps} steps)");
+        assert!(added.is_some(), "colliders were added to a sleeping pile");
+    }
+
+    /// So few bodies awake that a refresh recomputes only theirs.
+    fn few_awake(world: &World) -> bool {
+        let awake = world.bodies().filter(|(_, b)| b.is_awake()).count();
+        awake * PARTIAL_SHARE < world.bodies.len()
+    }
+
+    /// The bodies touching a body's colliders.
+    fn resting_on(world: &World, body: crate::world::BodyHandle) -> Vec<crate::world::BodyHandle> {
+        let body_of = |c: &crate::world::ColliderHandle| world.colliders[c.key].body;
+        let mut out: Vec<_> = world
+            .contacts
+            .iter()
+            .filter(|(_, pair)| pair.touching)
+            .filter_map(|((a, b), _)| {
+                let (a, b) = (body_of(a), body_of(b));
+                (a == body).then_some(b).or((b == body).then_some(a))
+            })
+            .collect();
+        out.sort_by_key(|h| key_slot(h.key));
+        out.dedup();
+        out
     }
 
     #[test]
