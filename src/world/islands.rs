@@ -100,6 +100,22 @@ pub(crate) struct IslandScratch {
     woke: Vec<BodyKey>,
 }
 
+impl IslandScratch {
+    /// Empties the per-pass buffers, with room for `slots` body slots.
+    fn reset(&mut self, slots: usize) {
+        self.index.clear();
+        self.index.resize(slots, NONE);
+        self.flags.clear();
+        self.flags.resize(slots, 0);
+        self.keys.clear();
+        self.keys.resize(slots, BodyKey::default());
+        self.members.clear();
+        self.parent.clear();
+        self.woken.clear();
+        self.rings.clear();
+    }
+}
+
 impl World {
     /// Updates sleep timers, puts resting islands to sleep and wakes islands
     /// touched by moving bodies; sends `Slept` then `Woke` events.
@@ -130,6 +146,7 @@ impl World {
 
     /// The pass over the awake bodies (see the module docs).
     fn ring_pass(&mut self, dt: Real) {
+        self.scratch.islands.reset(self.bodies.capacity() + 1);
         // Borrowed in place: the buffers keep their memory from step to step.
         let World {
             settings,
@@ -154,17 +171,6 @@ impl World {
             woke,
             ..
         } = &mut scratch.islands;
-        let slots = bodies.capacity() + 1;
-        index.clear();
-        index.resize(slots, NONE);
-        flags.clear();
-        flags.resize(slots, 0);
-        keys.clear();
-        keys.resize(slots, BodyKey::default());
-        members.clear();
-        parent.clear();
-        woken.clear();
-        rings.clear();
         for (key, body) in bodies.iter() {
             let slot = key_slot(key);
             let mut flag = if body.awake { AWAKE } else { 0 };
@@ -191,42 +197,24 @@ impl World {
             flags[slot] = flag;
         }
         // The narrowphase left out the pairs with no awake side.
-        for &(sa, sb) in scratch.touching_bodies.iter() {
-            let (sa, sb) = (sa as usize, sb as usize);
-            let (ia, ib) = (index[sa], index[sb]);
-            if ia != NONE && ib != NONE {
-                let (ra, rb) = (find(parent, ia), find(parent, ib));
-                if ra != rb {
-                    parent[ra.max(rb) as usize] = ra.min(rb);
-                }
+        let touching = &scratch.touching_bodies;
+        join_touching(touching, index, flags, parent, |sleeper, _, mover| {
+            rings.push(keys[sleeper]);
+            if mover != NONE {
+                woken.push(mover);
             }
-            let (fa, fb) = (flags[sa], flags[sb]);
-            if sleeping(fa) && moving(fb) {
-                rings.push(keys[sa]);
-                if ib != NONE {
-                    woken.push(ib);
-                }
-            }
-            if sleeping(fb) && moving(fa) {
-                rings.push(keys[sb]);
-                if ia != NONE {
-                    woken.push(ia);
-                }
-            }
-        }
+        });
         let count = parent.len();
-        ready.clear();
-        ready.resize(count, true);
-        root.clear();
-        for (i, &key) in members.iter().enumerate() {
-            let body = &mut bodies[key];
-            tick(body, settings, dt);
-            let r = find(parent, i as u32);
-            root.push(r);
-            if body.sleep_time < settings.time_to_sleep {
-                ready[r as usize] = false;
-            }
-        }
+        tick_members(
+            bodies,
+            members,
+            parent,
+            root,
+            ready,
+            settings,
+            dt,
+            |_, _| {},
+        );
         for &i in woken.iter() {
             ready[root[i as usize] as usize] = false;
         }
@@ -258,6 +246,7 @@ impl World {
     /// The pass over every body and every touching pair, which also builds
     /// the rings of every sleeping island.
     fn full_pass(&mut self, dt: Real) {
+        self.scratch.islands.reset(self.bodies.capacity() + 1);
         let World {
             settings,
             bodies,
@@ -281,14 +270,6 @@ impl World {
             woke,
             ..
         } = &mut scratch.islands;
-        let slots = bodies.capacity() + 1;
-        index.clear();
-        index.resize(slots, NONE);
-        flags.clear();
-        flags.resize(slots, 0);
-        members.clear();
-        parent.clear();
-        woken.clear();
         for (key, body) in bodies.iter() {
             let slot = key_slot(key);
             let mut flag = if body.awake { AWAKE } else { 0 };
@@ -304,42 +285,26 @@ impl World {
             }
             flags[slot] = flag;
         }
-        for &(sa, sb) in scratch.touching_bodies.iter() {
-            let (sa, sb) = (sa as usize, sb as usize);
-            let (ia, ib) = (index[sa], index[sb]);
-            if ia != NONE && ib != NONE {
-                let (ra, rb) = (find(parent, ia), find(parent, ib));
-                if ra != rb {
-                    parent[ra.max(rb) as usize] = ra.min(rb);
-                }
-            }
-            // A sleeping body touched by an awake moving one wakes up.
-            let (fa, fb) = (flags[sa], flags[sb]);
-            if sleeping(fa) && moving(fb) {
-                woken.push(ia);
-            }
-            if sleeping(fb) && moving(fa) {
-                woken.push(ib);
-            }
-        }
+        // A sleeping body touched by an awake moving one wakes up.
+        let touching = &scratch.touching_bodies;
+        join_touching(touching, index, flags, parent, |_, sleeper, _| {
+            woken.push(sleeper);
+        });
         let count = parent.len();
-        ready.clear();
-        ready.resize(count, true);
         awake.clear();
         awake.resize(count, false);
-        root.clear();
-        for (i, &key) in members.iter().enumerate() {
-            let body = &mut bodies[key];
-            tick(body, settings, dt);
-            let r = find(parent, i as u32);
-            root.push(r);
-            if body.sleep_time < settings.time_to_sleep {
-                ready[r as usize] = false;
-            }
-            if body.awake {
-                awake[r as usize] = true;
-            }
-        }
+        tick_members(
+            bodies,
+            members,
+            parent,
+            root,
+            ready,
+            settings,
+            dt,
+            |r, body| {
+                awake[r] |= body.awake;
+            },
+        );
         for &i in woken.iter() {
             let r = root[i as usize] as usize;
             ready[r] = false;
@@ -375,6 +340,65 @@ impl World {
             events.push(Event::Woke(BodyHandle { key, world: *id }));
         }
         *rings_known = true;
+    }
+}
+
+/// Joins the islands of every touching pair's two members (body slots
+/// `touching`), and calls `touched(sleeper slot, sleeper index, mover
+/// index)` for each side that sleeps while the other moves (indices
+/// `NONE` for non-members).
+fn join_touching(
+    touching: &[(u32, u32)],
+    index: &[u32],
+    flags: &[u8],
+    parent: &mut [u32],
+    mut touched: impl FnMut(usize, u32, u32),
+) {
+    for &(sa, sb) in touching {
+        let (sa, sb) = (sa as usize, sb as usize);
+        let (ia, ib) = (index[sa], index[sb]);
+        if ia != NONE && ib != NONE {
+            let (ra, rb) = (find(parent, ia), find(parent, ib));
+            if ra != rb {
+                parent[ra.max(rb) as usize] = ra.min(rb);
+            }
+        }
+        let (fa, fb) = (flags[sa], flags[sb]);
+        if sleeping(fa) && moving(fb) {
+            touched(sa, ia, ib);
+        }
+        if sleeping(fb) && moving(fa) {
+            touched(sb, ib, ia);
+        }
+    }
+}
+
+/// Ticks every member's timer, records its island's root in `root` and
+/// clears `ready` for islands with a member not ready; `each(root, body)`
+/// sees every member after its tick.
+#[allow(clippy::too_many_arguments)]
+fn tick_members(
+    bodies: &mut SlotMap<BodyKey, Body>,
+    members: &[BodyKey],
+    parent: &mut [u32],
+    root: &mut Vec<u32>,
+    ready: &mut Vec<bool>,
+    settings: &super::WorldSettings,
+    dt: Real,
+    mut each: impl FnMut(usize, &Body),
+) {
+    ready.clear();
+    ready.resize(parent.len(), true);
+    root.clear();
+    for (i, &key) in members.iter().enumerate() {
+        let body = &mut bodies[key];
+        tick(body, settings, dt);
+        let r = find(parent, i as u32);
+        root.push(r);
+        if body.sleep_time < settings.time_to_sleep {
+            ready[r as usize] = false;
+        }
+        each(r as usize, body);
     }
 }
 
