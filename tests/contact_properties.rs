@@ -42,7 +42,7 @@
 mod support;
 
 use circlet::math::{Pose, Real, Vec2, vec2};
-use circlet::query::tree::LeafContact;
+use circlet::query::tree::{self, LeafContact};
 use circlet::query::{Manifold, contact, contact_with_margin};
 use circlet::shape::Shape;
 use proptest::prelude::*;
@@ -364,7 +364,7 @@ proptest! {
         };
         let tolerance = 2.0 * EPSILON;
         prop_assert!((m.normal.norm() - 1.0).abs() < 1e-5, "normal {:?}", m.normal);
-        prop_assert!(!m.points.is_empty() && m.points.len() <= 4, "{} points", m.points.len());
+        prop_assert!(!m.points.is_empty() && m.points.len() <= tree::MAX_MANIFOLD_POINTS, "{} points", m.points.len());
         let (leaves_a, leaves_b) = (world_leaves(&pair.a, &pair.pose_a), world_leaves(&pair.b, &pair.pose_b));
         for point in &m.points {
             prop_assert!(point.point.x.is_finite() && point.point.y.is_finite() && point.depth.is_finite());

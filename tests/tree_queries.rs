@@ -80,7 +80,7 @@ proptest! {
         prop_assert_eq!(&manifold, &tree::reduce_leaf_contacts(&brute));
         if let Some(m) = manifold {
             prop_assert_eq!(m.depth(), deepest(&brute));
-            prop_assert!(m.points.len() <= 4 && !m.points.is_empty());
+            prop_assert!(m.points.len() <= tree::MAX_MANIFOLD_POINTS && !m.points.is_empty());
             prop_assert!((m.normal.norm() - 1.0).abs() < 1e-5);
         } else {
             prop_assert!(brute.is_empty());

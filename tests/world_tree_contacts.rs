@@ -9,7 +9,11 @@
 //!   (`set_pose`), rescaling (`set_scale`) and a removed body happen on the
 //!   way, and a snapshot is restored halfway;
 //! - so the candidate caches and the passing-over of quiet pairs (which
-//!   skip work while the trees move little) change no contact.
+//!   skip work while the trees move little) change no contact;
+//! - a tower of 36 such hulls resting flat on each other comes to rest
+//!   within 600 steps and sleeps: no hull strays sideways by 5 cm, the top
+//!   one sinks by less than 30 cm (36 soft contacts under load). With tree manifolds of four points along
+//!   one normal it never rested and rocked itself over (6 m of sway).
 
 use circlet::math::{Pose, Real, vec2};
 use circlet::query::{Manifold, contact_with_margin};
@@ -130,4 +134,44 @@ fn cached_tree_contacts_are_the_fresh_ones() {
         step_and_check(&mut world, step);
     }
     assert!(world.contacts().count() > 40, "the pile touches");
+}
+
+#[test]
+fn a_tower_of_tree_hulls_stands() {
+    let mut world = World::new(WorldSettings::default()).unwrap();
+    open_box(&mut world, 8.0, 40.0).unwrap();
+    let tree = Arc::new(hull());
+    // Hull leaves reach 0.5 m above and below the body origin: each hull
+    // rests on the middle leaves of the one below.
+    let start: Vec<Pose> = (0..36)
+        .map(|i| Pose::from_translation(vec2(0.0, 0.52 + i as Real)))
+        .collect();
+    let bodies: Vec<BodyHandle> = start
+        .iter()
+        .map(|&pose| {
+            let body = world.add_body(BodyDef::dynamic(pose)).unwrap();
+            world
+                .add_collider(body, ColliderDef::new(Shape::Tree(tree.clone())))
+                .unwrap();
+            body
+        })
+        .collect();
+    let mut sway: Real = 0.0;
+    for _ in 0..600 {
+        world.step(DT).unwrap();
+        for (body, pose) in bodies.iter().zip(&start) {
+            let x = world.body(*body).unwrap().pose().translation.x;
+            sway = sway.max((x - pose.translation.x).abs());
+        }
+    }
+    let top = world.body(bodies[35]).unwrap().pose().translation.y;
+    let sink = start[35].translation.y - top;
+    let awake = bodies
+        .iter()
+        .filter(|b| world.body(**b).unwrap().is_awake())
+        .count();
+    assert_eq!(awake, 0, "the tower never came to rest");
+    assert!(sway < 0.05, "a hull strayed {sway} m sideways");
+    // Soft contacts give a little under load: about 6 mm each at the foot.
+    assert!(sink < 0.3, "the top sank {sink} m");
 }

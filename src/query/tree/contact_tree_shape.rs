@@ -76,7 +76,7 @@ pub fn leaf_contacts_tree_shape(
 }
 
 /// The contact manifold of a tree (A) and a shape (B), if they touch: the
-/// leaf contacts reduced to at most four points (see [`reduce_leaf_contacts`]),
+/// leaf contacts reduced to at most two points (see [`reduce_leaf_contacts`]),
 /// each naming the leaf's part in `part_a`. Normal from the tree to the shape.
 ///
 /// # Examples

@@ -151,7 +151,7 @@ pub(crate) fn contact_tree_tree_in(
 }
 
 /// The contact manifold of two trees, if they touch: the leaf-pair contacts
-/// reduced to at most four points, each naming both leaves' parts.
+/// reduced to at most two points, each naming both leaves' parts.
 /// Normal from `tree_a` to `tree_b`.
 pub fn contact_tree_tree(
     tree_a: &CircleTree,
