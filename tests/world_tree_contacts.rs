@@ -12,8 +12,9 @@
 //!   skip work while the trees move little) change no contact;
 //! - a tower of 36 such hulls resting flat on each other comes to rest
 //!   within 600 steps and sleeps: no hull strays sideways by 5 cm, the top
-//!   one sinks by less than 30 cm (36 soft contacts under load). With tree manifolds of four points along
-//!   one normal it never rested and rocked itself over (6 m of sway).
+//!   one sinks by less than 30 cm (36 soft contacts under load). With tree
+//!   manifolds of four points along one normal it never rested and rocked
+//!   itself over (6 m of sway).
 
 use circlet::math::{Pose, Real, vec2};
 use circlet::query::{Manifold, contact_with_margin};
@@ -142,7 +143,8 @@ fn a_tower_of_tree_hulls_stands() {
     open_box(&mut world, 8.0, 40.0).unwrap();
     let tree = Arc::new(hull());
     // Hull leaves reach 0.5 m above and below the body origin: each hull
-    // rests on the middle leaves of the one below.
+    // rests on the middle leaves of the one below, and the lowest starts
+    // 2 cm above the floor.
     let start: Vec<Pose> = (0..36)
         .map(|i| Pose::from_translation(vec2(0.0, 0.52 + i as Real)))
         .collect();
