@@ -93,12 +93,12 @@ impl ColliderTable {
         colliders: &SlotMap<ColliderKey, Collider>,
         bodies: &mut SlotMap<BodyKey, Body>,
         broad_phase: &BroadPhase<ColliderKey>,
-        awake: impl Iterator<Item = BodyKey> + Clone,
+        awake: impl ExactSizeIterator<Item = BodyKey> + Clone,
     ) {
         // With many bodies awake, one pass in slot order over every
         // collider costs less than finding the awake ones by key; then the
         // awake bodies are not recorded and the next refresh is whole too.
-        let few = awake.clone().count() * PARTIAL_SHARE < bodies.len();
+        let few = awake.len() * PARTIAL_SHARE < bodies.len();
         if self.valid && few {
             let last_awake = std::mem::take(&mut self.last_awake);
             for &key in last_awake.iter() {
