@@ -31,7 +31,7 @@ use smallvec::SmallVec;
 
 /// A pair's impulses of the last step by feature id: (id, normal, tangent)
 /// (N·s), one per manifold point; kept by the pair map beside the pair.
-pub(crate) type Impulses = SmallVec<[(FeatureId, Real, Real); 4]>;
+pub(crate) type Impulses = SmallVec<[(FeatureId, Real, Real); 2]>;
 
 /// A contact pair kept from step to step (its impulses are kept beside it,
 /// see [`Impulses`]).

@@ -69,14 +69,14 @@ impl ConvexManifold {
                 .all(|p| is_finite_vec(p.point) && p.depth.is_finite())
     }
 
-    /// The public form, built in place (no heap: at most two of its four
-    /// inline slots are used).
+    /// The public form, built in place (no heap: its two points fill the
+    /// inline slots).
     pub(super) fn into_manifold(self) -> Manifold {
         let first = self.points[0].expand();
         let second = self.points[1].expand();
         Manifold {
             normal: self.normal,
-            points: SmallVec::from_buf_and_len([first, second, second, second], self.len.min(2)),
+            points: SmallVec::from_buf_and_len([first, second], self.len.min(2)),
         }
     }
 

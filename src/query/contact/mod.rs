@@ -159,7 +159,7 @@ pub struct Manifold {
     /// Unit normal in world coordinates, pointing from shape A to shape B.
     pub normal: Vec2,
     /// The contact points.
-    pub points: SmallVec<[ContactPoint; 4]>,
+    pub points: SmallVec<[ContactPoint; 2]>,
 }
 
 impl Manifold {
