@@ -171,7 +171,7 @@ mod tests {
         let two = ConvexManifold::new(vec2(0.0, 1.0), point(1.0, 7), Some(point(2.0, 9)));
         let one = ConvexManifold::new(vec2(1.0, 0.0), point(3.0, 1), None);
         // Into nothing, over a longer one, over a shorter one, over one
-        // with parts and four points (a tree's).
+        // with parts and four points (past the inline room, on the heap).
         let mut four = two.into_manifold();
         four.points.extend(four.points.clone());
         for p in &mut four.points {
