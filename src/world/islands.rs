@@ -219,10 +219,7 @@ impl World {
             ready[root[i as usize] as usize] = false;
         }
         // Islands that fall asleep, in handle order, each linked into a ring.
-        first.clear();
-        first.resize(count, None);
-        last.clear();
-        last.resize(count, None);
+        open_rings(first, last, count);
         for (i, &key) in members.iter().enumerate() {
             let r = root[i] as usize;
             if ready[r] && settings.sleeping {
@@ -315,10 +312,7 @@ impl World {
         // out as they come, `Woke` ones after all of them. Every body left
         // asleep is linked into its island's ring.
         woke.clear();
-        first.clear();
-        first.resize(count, None);
-        last.clear();
-        last.resize(count, None);
+        open_rings(first, last, count);
         for (i, &key) in members.iter().enumerate() {
             let r = root[i] as usize;
             let body = &mut bodies[key];
@@ -418,6 +412,14 @@ fn fall_asleep(body: &mut Body) {
     body.awake = false;
     body.linear_velocity = crate::math::Vec2::zeros();
     body.angular_velocity = 0.0;
+}
+
+/// Empty ring ends (`first`, `last`) for `count` islands.
+fn open_rings(first: &mut Vec<Option<BodyKey>>, last: &mut Vec<Option<BodyKey>>, count: usize) {
+    first.clear();
+    first.resize(count, None);
+    last.clear();
+    last.resize(count, None);
 }
 
 /// Appends `key` to the ring being built from `first` to `last`.
