@@ -1,8 +1,10 @@
 //! The walk of a thick shot through a [`ShotGrid`](super::shot_grid::ShotGrid):
-//! the cells around the start first, then column by column along the
-//! shot's major axis and row by row across it, each collider's box tested
-//! before its exact cast (see the `shot_grid` module docs for why this
-//! finds the same closest hit as the trees).
+//! the cells around the start first, then the outsized colliders (a wall
+//! or floor hit found there cuts the walk short), then column by column
+//! along the shot's major axis and row by row across it, each collider's
+//! box tested before its exact cast. The order only decides how soon the
+//! limit drops, never which hit wins (see the `shot_grid` module docs for
+//! why this finds the same closest hit as the trees).
 
 use super::queries::{Candidate, Closest, Target};
 use super::shot_grid::{Box4, ShotGrid};
@@ -142,11 +144,14 @@ impl GridCast<'_> {
         }
     }
 
-    /// Visits every cell the segment's path, grown by the radius and the
+    /// Visits the cells around the start; unless a hit there is at
+    /// fraction 0, the outsized records (a shot from outside a walled pile
+    /// meets the wall first, and its hit spares the walk the pile behind
+    /// it); then every cell the segment's path, grown by the radius and the
     /// cells' reach, crosses by the limit, column by column along the major
     /// axis in the direction of travel and, in a column, row by row the
     /// same way, stopping at the first column or row entered after the
-    /// limit; then the outsized records.
+    /// limit.
     fn run(&mut self) {
         let grid = self.grid;
         let grow = grid.reach + Vec2::repeat(self.radius);
@@ -209,10 +214,12 @@ impl GridCast<'_> {
                         // Entered at 0: the start lies in the grown box.
                         let b = &grid.boxes[index];
                         let r = self.radius;
-                        if b[0] - r <= start.x
-                            && start.x <= b[2] + r
-                            && b[1] - r <= start.y
-                            && start.y <= b[3] + r
+                        // One branch, not four: which way it goes is
+                        // random from shot to shot.
+                        if (b[0] - r <= start.x)
+                            & (start.x <= b[2] + r)
+                            & (b[1] - r <= start.y)
+                            & (start.y <= b[3] + r)
                         {
                             self.candidate(index);
                         }
@@ -228,6 +235,7 @@ impl GridCast<'_> {
                 return;
             }
         }
+        self.visit(grid.in_cells..grid.records.len());
         let Some(inverse) = self.segment.inverse[major] else {
             // No motion along the major axis, so none at all: the cells
             // around the start.
@@ -238,12 +246,10 @@ impl GridCast<'_> {
                     self.visit_column(column * strides[major], across, &rows);
                 }
             }
-            self.visit(grid.in_cells..grid.records.len());
             return;
         };
         // The part of the segment inside the grid's grown region.
         let Some((enter, exit)) = self.inside_region(grow) else {
-            self.visit(grid.in_cells..grid.records.len());
             return;
         };
         let (near, far) = (
@@ -281,7 +287,6 @@ impl GridCast<'_> {
                 }
             }
         }
-        self.visit(grid.in_cells..grid.records.len());
     }
 
     /// The fractions `[enter, exit]` within `[0, limit]` at which the
