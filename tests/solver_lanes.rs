@@ -147,6 +147,26 @@ proptest! {
             );
         }
         wide.finish(&mut lane_constraints);
+        // `each_impulse` hands over every point of every constraint once,
+        // as `point_impulses` reads it; room past a constraint's points
+        // (a three-point constraint in a four-point lane) comes as zeros.
+        let mut handed = Vec::new();
+        wide.each_impulse(|index, k, normal, tangent| handed.push((index, k, normal, tangent)));
+        handed.sort_by_key(|&(index, k, _, _)| (index, k));
+        let mut expected = 0;
+        for &(index, k, normal, tangent) in &handed {
+            let points = constraints[index].points.len();
+            if k < points {
+                expected += 1;
+                let (n, t, _) = wide.point_impulses(index, k);
+                prop_assert_eq!((normal.to_bits(), tangent.to_bits()), (n.to_bits(), t.to_bits()));
+            } else {
+                prop_assert!(k < 4 && normal == 0.0 && tangent == 0.0, "room {} of {}", k, index);
+            }
+        }
+        handed.dedup_by_key(|&mut (index, k, _, _)| (index, k));
+        prop_assert_eq!(expected, constraints.iter().map(|c| c.points.len()).sum::<usize>());
+        prop_assert_eq!(handed.iter().filter(|h| h.1 < constraints[h.0].points.len()).count(), expected);
         for (i, (lane, scalar)) in lane_bodies.iter().zip(&scalar_bodies).enumerate() {
             prop_assert_eq!(lane, scalar, "body {}", i);
             if bodies[i].inv_mass == 0.0 && bodies[i].inv_inertia == 0.0 {

@@ -397,6 +397,47 @@ impl WideContacts {
         }
     }
 
+    /// Hands `f` the accumulated impulses of every point of every
+    /// constraint as `(constraint, point, normal, tangent)`, the constraint
+    /// numbered in push order: batch by batch as they lie in memory, then
+    /// the overflow. A lane constraint also yields the points its class has
+    /// room for beyond its own, with zeros. Each point comes once, so the
+    /// order does not change what a caller writes; reading the batches in
+    /// order is what makes it cheaper than [`Self::point_impulses`] per point.
+    pub fn each_impulse(&self, mut f: impl FnMut(usize, usize, Real, Real)) {
+        fn lanes<const P: usize>(
+            batches: &[Batch<P>],
+            f: &mut impl FnMut(usize, usize, Real, Real),
+        ) {
+            for batch in batches {
+                for (lane, &constraint) in batch.constraint.iter().enumerate() {
+                    if constraint == u32::MAX {
+                        continue;
+                    }
+                    for k in 0..P {
+                        let (normal, tangent, _) = batch.impulses(lane, k);
+                        f(constraint as usize, k, normal, tangent);
+                    }
+                }
+            }
+        }
+        for color in self.colors() {
+            lanes(&color.one, &mut f);
+            lanes(&color.two, &mut f);
+            lanes(&color.four, &mut f);
+        }
+        if self.overflow.is_empty() {
+            return;
+        }
+        for (index, location) in self.location.iter().enumerate() {
+            if let Location::Overflow(i) = *location {
+                for (k, p) in self.overflow[i as usize].points.iter().enumerate() {
+                    f(index, k, p.normal_impulse, p.tangent_impulse);
+                }
+            }
+        }
+    }
+
     /// Copies the impulses back into `constraints`, the list given to
     /// [`Self::prepare`].
     pub fn finish(&self, constraints: &mut [ContactConstraint]) {

@@ -256,15 +256,18 @@ impl World {
 
         // Each constraint's impulses back to its pair, for warm starting:
         // the narrowphase left the points' ids in place, in pair order.
-        for (constraint, &index) in constraint_pairs.iter().enumerate() {
-            let Some(impulses) = self.contacts.impulses_at_mut(index as usize) else {
-                continue;
-            };
-            for (k, (_, normal, tangent)) in impulses.iter_mut().enumerate() {
-                let (n, t, _) = wide.point_impulses(constraint, k);
+        // The batches are read in order and the pairs' impulses (smaller,
+        // and mostly in cache) written where they fall.
+        let contacts = &mut self.contacts;
+        wide.each_impulse(|constraint, k, n, t| {
+            let point = constraint_pairs
+                .get(constraint)
+                .and_then(|&index| contacts.impulses_at_mut(index as usize))
+                .and_then(|impulses| impulses.get_mut(k));
+            if let Some((_, normal, tangent)) = point {
                 (*normal, *tangent) = (n, t);
             }
-        }
+        });
 
         // Write back; a body whose result is not finite keeps its start
         // state and stops (the world never holds a NaN).
