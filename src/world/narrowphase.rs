@@ -195,8 +195,14 @@ impl World {
                     },
                 );
                 // The new points' ids; the solver fills in their impulses.
-                impulses.clear();
-                impulses.extend(manifold.points.iter().map(|p| (p.id, 0.0, 0.0)));
+                if impulses.len() == manifold.points.len() {
+                    for (stored, p) in impulses.iter_mut().zip(&manifold.points) {
+                        *stored = (p.id, 0.0, 0.0);
+                    }
+                } else {
+                    impulses.clear();
+                    impulses.extend(manifold.points.iter().map(|p| (p.id, 0.0, 0.0)));
+                }
                 constraint_pairs.push(index as u32);
             }
             true
