@@ -37,6 +37,7 @@ mod mass;
 mod motion;
 mod narrowphase;
 mod pair_map;
+mod prefetch;
 mod projectile;
 mod projectile_trace;
 mod proxies;

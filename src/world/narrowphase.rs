@@ -65,148 +65,154 @@ impl World {
         // The ring pass of the islands needs no pair without an awake side
         // (see `islands.rs`); only a full pass does.
         let full_islands = !scratch.islands.rings_known;
-        contacts.retain_quiet(|index, key, quiet, pair, impulses| {
-            // Stale colliders or bodies have no entry.
-            let (Some(a), Some(b)) = (table.get(key.0.key), table.get(key.1.key)) else {
-                return false;
-            };
-            // `awake` is never set on static bodies.
-            if !a.awake && !b.awake {
-                if full_islands && pair.touching && !pair.sensor {
+        contacts.retain_quiet(
+            |index, key, quiet, pair, impulses| {
+                // Stale colliders or bodies have no entry.
+                let (Some(a), Some(b)) = (table.get(key.0.key), table.get(key.1.key)) else {
+                    return false;
+                };
+                // `awake` is never set on static bodies.
+                if !a.awake && !b.awake {
+                    if full_islands && pair.touching && !pair.sensor {
+                        touching_bodies[touching_count] = (a.body, b.body);
+                        touching_count += 1;
+                    }
+                    // Neither body is simulated: no constraint.
+                    return true;
+                }
+                let overlap = match (&a.fat, &b.fat) {
+                    (Some(fat_a), Some(fat_b)) => fat_a.overlaps(fat_b),
+                    _ => false,
+                };
+                if !overlap {
+                    // A quiet pair is not touching: its box stays closed.
+                    if *quiet == NOT_QUIET && pair.touching {
+                        events.push(ended_event(key, pair.sensor, colliders));
+                    }
+                    return false;
+                }
+                let stamp = a.motion + b.motion;
+                if stamp <= *quiet {
+                    return true;
+                }
+                let margin = if pair.sensor {
+                    0.0
+                } else {
+                    SPECULATIVE_DISTANCE
+                };
+                let sensor = pair.sensor;
+                let was_touching = pair.touching;
+                match (a.circle, b.circle) {
+                    // The pile's common case, without placing both shapes first
+                    // (the same centres and radii `Placed` computes).
+                    (Some((center_a, radius_a)), Some((center_b, radius_b))) => {
+                        contact_circle_circle_into(
+                            center_a,
+                            radius_a,
+                            center_b,
+                            radius_b,
+                            margin,
+                            &mut pair.manifold,
+                        );
+                    }
+                    _ => match (
+                        colliders[key.0.key].shape.as_ref(),
+                        colliders[key.1.key].shape.as_ref(),
+                    ) {
+                        // Two trees: the pair's candidate leaf pairs, exactly
+                        // what `contact_with_margin` finds (see `TreePairCache`),
+                        // written in place.
+                        (Shape::Tree(tree_a), Shape::Tree(tree_b)) => pair
+                            .tree_cache
+                            .get_or_insert_with(Box::default)
+                            .contact_into(
+                                tree_a,
+                                &a.pose,
+                                tree_b,
+                                &b.pose,
+                                margin,
+                                stamp,
+                                leaf_contacts,
+                                &mut pair.manifold,
+                            ),
+                        (shape_a, shape_b) => contact_with_margin_into(
+                            shape_a,
+                            &a.pose,
+                            shape_b,
+                            &b.pose,
+                            margin,
+                            &mut pair.manifold,
+                        ),
+                    },
+                }
+                // Some point at depth ≥ 0 (the deepest is, exactly when one is).
+                let touching = match &pair.manifold {
+                    Some(manifold) => manifold.points.iter().any(|p| p.depth >= 0.0),
+                    None => {
+                        // Apart: no manifold, no impulses.
+                        impulses.clear();
+                        false
+                    }
+                };
+                if touching && !was_touching {
+                    events.push(began_event(key, sensor, colliders));
+                } else if !touching && was_touching {
+                    events.push(ended_event(key, sensor, colliders));
+                }
+                pair.touching = touching;
+                // Apart with no candidate: quiet until the motion says otherwise
+                // (the cache leaves its threshold at -∞ in every other case).
+                *quiet = if pair.manifold.is_none() {
+                    pair.tree_cache
+                        .as_ref()
+                        .map_or(f64::NEG_INFINITY, |cache| cache.quiet_until())
+                } else {
+                    NOT_QUIET
+                };
+                if touching && !pair.sensor {
                     touching_bodies[touching_count] = (a.body, b.body);
                     touching_count += 1;
                 }
-                // Neither body is simulated: no constraint.
-                return true;
-            }
-            let overlap = match (&a.fat, &b.fat) {
-                (Some(fat_a), Some(fat_b)) => fat_a.overlaps(fat_b),
-                _ => false,
-            };
-            if !overlap {
-                // A quiet pair is not touching: its box stays closed.
-                if *quiet == NOT_QUIET && pair.touching {
-                    events.push(ended_event(key, pair.sensor, colliders));
-                }
-                return false;
-            }
-            let stamp = a.motion + b.motion;
-            if stamp <= *quiet {
-                return true;
-            }
-            let margin = if pair.sensor {
-                0.0
-            } else {
-                SPECULATIVE_DISTANCE
-            };
-            let sensor = pair.sensor;
-            let was_touching = pair.touching;
-            match (a.circle, b.circle) {
-                // The pile's common case, without placing both shapes first
-                // (the same centres and radii `Placed` computes).
-                (Some((center_a, radius_a)), Some((center_b, radius_b))) => {
-                    contact_circle_circle_into(
-                        center_a,
-                        radius_a,
-                        center_b,
-                        radius_b,
-                        margin,
-                        &mut pair.manifold,
+                // The pair's constraint, while its box is in cache: solid, with
+                // a manifold, and some body simulated.
+                if let Some(manifold) = pair.manifold.as_ref()
+                    && !pair.sensor
+                    && (a.solver_index != 0 || b.solver_index != 0)
+                {
+                    let old = &*impulses;
+                    wide.push_manifold(
+                        solver_bodies,
+                        a.solver_index as usize,
+                        b.solver_index as usize,
+                        a.center,
+                        b.center,
+                        manifold,
+                        (a.friction * b.friction).sqrt(),
+                        a.restitution.max(b.restitution),
+                        |id| {
+                            old.iter()
+                                .find(|(stored, _, _)| *stored == id)
+                                .map_or((0.0, 0.0), |&(_, n, t)| (n, t))
+                        },
                     );
-                }
-                _ => match (
-                    colliders[key.0.key].shape.as_ref(),
-                    colliders[key.1.key].shape.as_ref(),
-                ) {
-                    // Two trees: the pair's candidate leaf pairs, exactly
-                    // what `contact_with_margin` finds (see `TreePairCache`),
-                    // written in place.
-                    (Shape::Tree(tree_a), Shape::Tree(tree_b)) => pair
-                        .tree_cache
-                        .get_or_insert_with(Box::default)
-                        .contact_into(
-                            tree_a,
-                            &a.pose,
-                            tree_b,
-                            &b.pose,
-                            margin,
-                            stamp,
-                            leaf_contacts,
-                            &mut pair.manifold,
-                        ),
-                    (shape_a, shape_b) => contact_with_margin_into(
-                        shape_a,
-                        &a.pose,
-                        shape_b,
-                        &b.pose,
-                        margin,
-                        &mut pair.manifold,
-                    ),
-                },
-            }
-            // Some point at depth ≥ 0 (the deepest is, exactly when one is).
-            let touching = match &pair.manifold {
-                Some(manifold) => manifold.points.iter().any(|p| p.depth >= 0.0),
-                None => {
-                    // Apart: no manifold, no impulses.
-                    impulses.clear();
-                    false
-                }
-            };
-            if touching && !was_touching {
-                events.push(began_event(key, sensor, colliders));
-            } else if !touching && was_touching {
-                events.push(ended_event(key, sensor, colliders));
-            }
-            pair.touching = touching;
-            // Apart with no candidate: quiet until the motion says otherwise
-            // (the cache leaves its threshold at -∞ in every other case).
-            *quiet = if pair.manifold.is_none() {
-                pair.tree_cache
-                    .as_ref()
-                    .map_or(f64::NEG_INFINITY, |cache| cache.quiet_until())
-            } else {
-                NOT_QUIET
-            };
-            if touching && !pair.sensor {
-                touching_bodies[touching_count] = (a.body, b.body);
-                touching_count += 1;
-            }
-            // The pair's constraint, while its box is in cache: solid, with
-            // a manifold, and some body simulated.
-            if let Some(manifold) = pair.manifold.as_ref()
-                && !pair.sensor
-                && (a.solver_index != 0 || b.solver_index != 0)
-            {
-                let old = &*impulses;
-                wide.push_manifold(
-                    solver_bodies,
-                    a.solver_index as usize,
-                    b.solver_index as usize,
-                    a.center,
-                    b.center,
-                    manifold,
-                    (a.friction * b.friction).sqrt(),
-                    a.restitution.max(b.restitution),
-                    |id| {
-                        old.iter()
-                            .find(|(stored, _, _)| *stored == id)
-                            .map_or((0.0, 0.0), |&(_, n, t)| (n, t))
-                    },
-                );
-                // The new points' ids; the solver fills in their impulses.
-                if impulses.len() == manifold.points.len() {
-                    for (stored, p) in impulses.iter_mut().zip(&manifold.points) {
-                        *stored = (p.id, 0.0, 0.0);
+                    // The new points' ids; the solver fills in their impulses.
+                    if impulses.len() == manifold.points.len() {
+                        for (stored, p) in impulses.iter_mut().zip(&manifold.points) {
+                            *stored = (p.id, 0.0, 0.0);
+                        }
+                    } else {
+                        impulses.clear();
+                        impulses.extend(manifold.points.iter().map(|p| (p.id, 0.0, 0.0)));
                     }
-                } else {
-                    impulses.clear();
-                    impulses.extend(manifold.points.iter().map(|p| (p.id, 0.0, 0.0)));
+                    constraint_pairs.push(index as u32);
                 }
-                constraint_pairs.push(index as u32);
-            }
-            true
-        });
+                true
+            },
+            |ahead| {
+                table.prefetch(ahead.0.key);
+                table.prefetch(ahead.1.key);
+            },
+        );
         touching_bodies.truncate(touching_count);
     }
 }

@@ -36,6 +36,7 @@
 //! map makes, merges or rebuilds.
 
 use super::handles::{ColliderHandle, key_order};
+use super::prefetch::prefetch;
 use super::step::{ContactPair, Impulses};
 
 /// A pair of colliders, the smaller handle first.
@@ -80,6 +81,12 @@ pub(crate) const NOT_QUIET: f64 = f64::NEG_INFINITY;
 /// The boxes are re-packed in key order once more than one kept pair in
 /// this many has its box below the one before it (see the module docs).
 const REPACK_DESCENTS: usize = 16;
+
+/// How many pairs before its turn a pair's box is prefetched: far enough
+/// for a load from memory to land while the pairs between are handled
+/// (chosen on the 32,000-ball wide pit, where the boxes no longer fit in
+/// cache).
+const PREFETCH_AHEAD: usize = 6;
 
 /// Maps with fewer pairs than this are never re-packed: their boxes stay
 /// in cache wherever they are.
@@ -157,19 +164,29 @@ impl PairMap {
 
     /// Keeps the pairs for which `keep` returns true, in order.
     pub fn retain(&mut self, mut keep: impl FnMut(&PairKey, &mut ContactPair) -> bool) {
-        self.retain_quiet(|_, key, _, pair, _| keep(key, pair));
+        self.retain_quiet(|_, key, _, pair, _| keep(key, pair), |_| {});
     }
 
     /// [`Self::retain`] that also hands `keep` each pair's index after the
     /// pass (its place among the kept pairs), its quiet threshold and its
-    /// impulses. The pair's box is only touched when `keep` dereferences it.
+    /// impulses. The pair's box is only read when `keep` dereferences it
+    /// (and prefetched [`PREFETCH_AHEAD`] pairs before); `ahead` is handed
+    /// the key of that later pair, to prefetch what `keep` will look up for
+    /// it.
     pub fn retain_quiet(
         &mut self,
         mut keep: impl FnMut(usize, &PairKey, &mut f64, &mut Box<ContactPair>, &mut Impulses) -> bool,
+        ahead: impl Fn(&PairKey),
     ) {
         let mut kept = 0;
         let (mut last, mut descents) = (0, 0);
         for read in 0..self.entries.len() {
+            // The loop's work per pair is too long for the processor to
+            // run ahead to a later pair's box by itself.
+            if let Some((later_key, later)) = self.entries.get(read + PREFETCH_AHEAD) {
+                prefetch(&**later);
+                ahead(later_key);
+            }
             let (key, pair) = &mut self.entries[read];
             if keep(
                 kept,
