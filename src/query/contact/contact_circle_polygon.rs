@@ -1,7 +1,8 @@
 //! Contact between a disc and a convex polygon (a point is a disc of radius 0).
 
 use super::clip::{
-    Feature, edge_feature, max_face_separation, sanitize_margin, unit, vertex_feature,
+    Feature, closest_on_segment, edge_feature, max_face_separation, sanitize_margin, unit,
+    vertex_feature,
 };
 use super::closest::closest_between_outlines;
 use super::convex_manifold::{ConvexManifold, point_manifold};
@@ -69,8 +70,9 @@ pub(super) fn contact_circle_polygon_core(
     if radius_a - closest.distance < -margin {
         return None;
     }
-    let id = FeatureId::new(vertex_feature(0), closest.feature_b.packed());
-    if let Feature::Edge(k) = closest.feature_b {
+    let feature_b = edge_in_front(center_a, &polygon_b, closest.feature_b);
+    let id = FeatureId::new(vertex_feature(0), feature_b.packed());
+    if let Feature::Edge(k) = feature_b {
         // The closest point is inside a face: the exact normal is that face's.
         let normal = polygon_b.normals[k];
         let face_separation = normal.dot(&(center_a - polygon_b.vertices[k]));
@@ -95,6 +97,33 @@ pub(super) fn contact_circle_polygon_core(
         closest.distance,
         id,
     ))
+}
+
+/// The closest feature of convex polygon B to the outside point `center`,
+/// given `found`, the closest-feature search's answer. Near a vertex the
+/// distances to the vertex and to a neighbouring edge's interior tie
+/// within rounding while their points (and normals) differ at first
+/// order, so the search's pick between them is rounding's. An edge whose
+/// line the point is in front of and onto which it projects strictly
+/// inside is exactly the closest feature (the polygon lies behind that
+/// line), and the projection parameter decides that robustly.
+fn edge_in_front(center: Vec2, polygon: &PolygonCore<'_>, found: Feature) -> Feature {
+    let Feature::Vertex(vertex) = found else {
+        return found;
+    };
+    let count = polygon.vertices.len();
+    if count < 2 || vertex >= count || polygon.normals.len() != count {
+        return found;
+    }
+    for edge in [vertex, (vertex + count - 1) % count] {
+        let start = polygon.vertices[edge];
+        let end = polygon.vertices[(edge + 1) % count];
+        let (_, t) = closest_on_segment(center, start, end);
+        if t > 0.0 && t < 1.0 && polygon.normals[edge].dot(&(center - start)) > 0.0 {
+            return Feature::Edge(edge);
+        }
+    }
+    found
 }
 
 #[cfg(test)]
@@ -144,6 +173,35 @@ mod tests {
         // A point (radius 0) inside is a contact, on the boundary too.
         assert!(contact_circle_polygon(vec2(1.0, 0.5), 0.0, &unit_box(), 0.0).is_some());
         assert!(contact_circle_polygon(vec2(1.0001, 0.5), 0.0, &unit_box(), 0.0).is_none());
+    }
+
+    #[test]
+    fn a_far_disc_just_inside_an_edge_strip_takes_the_edge() {
+        // Centre 4 m above the top face, 0.4 mm in from its right end: the
+        // distances to the corner and to the face differ by 2e-8 m, below
+        // f32 rounding at 4 m, but the face is exactly the closest feature.
+        let center = vec2(1.0 - 4e-4, 5.0);
+        let m = contact_circle_polygon(center, 4.5, &unit_box(), 0.0).unwrap();
+        assert_eq!(m.points[0].id.feature_b(), edge_feature(2));
+        assert_eq!(m.normal, vec2(0.0, -1.0));
+        // Just past the end, the corner is.
+        let past = contact_circle_polygon(vec2(1.0 + 4e-4, 5.0), 4.5, &unit_box(), 0.0).unwrap();
+        assert_eq!(past.points[0].id.feature_b(), vertex_feature(2));
+        // The edge test itself, with the search's corner as input.
+        let square = unit_box();
+        let core = PolygonCore::of_world(&square).unwrap();
+        assert_eq!(
+            edge_in_front(center, &core, Feature::Vertex(2)),
+            Feature::Edge(2)
+        );
+        assert_eq!(
+            edge_in_front(vec2(1.0 + 4e-4, 5.0), &core, Feature::Vertex(2)),
+            Feature::Vertex(2)
+        );
+        assert_eq!(
+            edge_in_front(center, &core, Feature::Edge(1)),
+            Feature::Edge(1)
+        );
     }
 
     #[test]
