@@ -95,6 +95,13 @@ impl World {
                 if stamp <= *quiet {
                     return true;
                 }
+                // The constraint's colouring reads both solver bodies after
+                // the contact below: start loading them now.
+                for index in [a.solver_index, b.solver_index] {
+                    if let Some(body) = solver_bodies.get(index as usize) {
+                        super::prefetch::prefetch(body);
+                    }
+                }
                 let margin = if pair.sensor {
                     0.0
                 } else {
