@@ -1,9 +1,9 @@
 //! A cache hint: [`prefetch`] asks the processor to start loading a value
 //! that a loop will read a little later, where the loop's work per element
 //! is too long for the processor to run ahead to the next loads by itself
-//! (the narrowphase pass reads each contact pair's box and its two
-//! colliders' entries once per step, scattered over memory that no longer
-//! fits in cache past a few thousand bodies).
+//! (the narrowphase pass reads each contact pair's box, its two colliders'
+//! entries and their solver bodies once per step, scattered over memory
+//! that no longer fits in cache past a few thousand bodies).
 //!
 //! Invariant: a hint never changes a result. It holds the crate's one
 //! `unsafe` block: `_mm_prefetch` is declared with the SSE target feature,
@@ -21,10 +21,10 @@ pub(crate) fn prefetch<T>(value: &T) {
     {
         use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
         let at: *const i8 = (value as *const T).cast();
+        let size = std::mem::size_of::<T>();
         // SAFETY: SSE is part of every x86-64 processor, and a prefetch is
         // a hint that never faults, whatever the address (`wrapping_add`
         // makes no claim about the allocation either).
-        let size = std::mem::size_of::<T>();
         unsafe {
             _mm_prefetch::<_MM_HINT_T0>(at);
             if size > 64 {
