@@ -1,0 +1,438 @@
+//! [`PairMap`]: the persistent contact pairs, sorted by collider pair.
+//!
+//! A vector of *slots* kept in key order: the solver, the narrowphase and
+//! the islands each walk every pair once per step, and a sorted vector
+//! makes those walks cheap while giving the same deterministic order as an
+//! ordered map. The read side mirrors `BTreeMap` (`iter`, `values`, `get`,
+//! `len`) and sees only the live pairs, in key order.
+//!
+//! **Free slots.** A slot holds a live pair or nothing. A pair that ends
+//! leaves its slot free where it was; a new pair takes the free slot at its
+//! place in the order, or the nearest one within [`SHIFT_LIMIT`] slots, the
+//! pairs between moving over by one. So a pair that ends or begins in a
+//! large map moves a handful of entries, not every entry after it: the
+//! churn of a settled pile (a few pairs a step among tens of thousands)
+//! costs what it touches. A [`rebuild`] lays the live pairs out again with
+//! one free slot after every [`SPREAD`]; it runs when a batch of new pairs
+//! is large, when no free slot is near enough, and when more than one slot
+//! in [`COMPACT_FRACTION`] is free (so the walks skip little).
+//!
+//! **Orders.** Each slot carries an order, searched densely: a live
+//! slot the [`pair_order`] of its key, a free slot that of the nearest
+//! live slot before it (0 with none; every pair order is above 0, as the
+//! versions of issued slotmap keys are odd). So the orders never decrease,
+//! a live slot's is above every earlier slot's, and the first slot whose
+//! order is not below a key's holds the key exactly when its order equals
+//! the key's: a search reads only the orders. Otherwise that slot is where
+//! the key belongs, with a free slot there or just before it to take.
+//!
+//! **Indices.** The narrowphase hands each pair's slot index to the
+//! solver, which writes impulses back by it later in the step. Slots move
+//! only in [`PairMap::merge`] (and [`PairMap::rekey`]), never in the
+//! narrowphase's pass or between it and the write-back.
+//!
+//! Each pair's state is boxed, so moving a slot moves 40 bytes, never the
+//! state. Boxes of dropped pairs wait in a pool and are reused by new
+//! pairs; the pool is topped up with some slack when it runs dry, so once
+//! the scene's pair count has been reached nothing is allocated.
+//!
+//! Boxes are handed out in no particular order, so after enough pairs have
+//! come and gone, neighbours in key order live far apart in memory and the
+//! narrowphase's walk over them misses the cache at every pair. The pass
+//! counts how often a kept box lies below the one before it; when that
+//! happens for more than one pair in [`REPACK_DESCENTS`], the boxes change
+//! places (their states do not) so that their addresses rise with the keys
+//! again. Nothing else sees the change: only where each state lives moves,
+//! never which key it belongs to.
+//!
+//! Keys compare through [`key_order`]: every handle in one map belongs to the
+//! same world, so the pair order is that of the two collider keys.
+//!
+//! Each pair's impulses of the last step (by feature id, for warm starting)
+//! live beside its key, not in its box: the solver writes them back in pair
+//! order into one dense array, without opening the boxes again.
+//!
+//! Each slot also carries a *quiet threshold* beside its key (not in its
+//! box): a pair the narrowphase found apart and may pass over while the
+//! motion readings of its two colliders sum to no more than this (see
+//! `narrowphase.rs`); `-∞` for every other pair, for every new pair and
+//! for every pair of a map built from a list (`FromIterator`); a rebuild
+//! keeps each pair's.
+//!
+//! [`rebuild`]: PairMap::rebuild
+
+mod rebuild;
+#[cfg(test)]
+mod tests;
+
+use super::handles::{ColliderHandle, key_order};
+use super::prefetch::prefetch;
+use super::step::{ContactPair, Impulses};
+
+/// A pair of colliders, the smaller handle first.
+pub(crate) type PairKey = (ColliderHandle, ColliderHandle);
+
+/// A slot: a key and its pair's box, or a free slot (`None`, with a stale key).
+type Slot = (PairKey, Option<Box<ContactPair>>);
+
+/// A pair key as one integer ordered like the key (both handles of one world).
+#[inline]
+fn pair_order(key: &PairKey) -> u128 {
+    (u128::from(key_order(key.0.key)) << 64) | u128::from(key_order(key.1.key))
+}
+
+/// Contact pairs sorted by key, in slots (see the module docs).
+#[derive(Debug, Default)]
+pub(crate) struct PairMap {
+    slots: Vec<Slot>,
+    /// Parallel to `slots`: each slot's order (see the module docs).
+    orders: Vec<u128>,
+    /// Parallel to `slots`: each pair's quiet threshold (see the module docs).
+    quiet: Vec<f64>,
+    /// Parallel to `slots`: each pair's impulses (see the module docs).
+    impulses: Vec<Impulses>,
+    /// Live slots.
+    live: usize,
+    /// Boxes of dropped pairs, reused by new ones (capacity for every box
+    /// made). Boxed on purpose: a reused box is moved into a slot as is.
+    #[allow(clippy::vec_box)]
+    pool: Vec<Box<ContactPair>>,
+    /// New pairs being merged, sorted: (key, sensor); reused.
+    incoming: Vec<(PairKey, bool)>,
+    /// Boxes made by `fresh` (in slots or the pool).
+    boxes: usize,
+    /// Room for a rebuild (empty between rebuilds).
+    spare: Vec<Slot>,
+    spare_orders: Vec<u128>,
+    spare_quiet: Vec<f64>,
+    spare_impulses: Vec<Impulses>,
+    /// Room for [`PairMap::repack`]: (box address, position); reused.
+    by_address: Vec<(usize, u32)>,
+    /// Room for [`PairMap::repack`]: the live slots in order; reused.
+    live_slots: Vec<u32>,
+}
+
+/// The quiet threshold of a pair that must be looked at.
+pub(crate) const NOT_QUIET: f64 = f64::NEG_INFINITY;
+
+/// The boxes are re-packed in key order once more than one kept pair in
+/// this many has its box below the one before it (see the module docs).
+const REPACK_DESCENTS: usize = 16;
+
+/// How many slots before its turn a pair's box is prefetched: far enough
+/// for a load from memory to land while the pairs between are handled
+/// (chosen on the 32,000-ball wide pit, where the boxes no longer fit in
+/// cache).
+const PREFETCH_AHEAD: usize = 6;
+
+/// Maps with fewer pairs than this are never re-packed: their boxes stay
+/// in cache wherever they are.
+const REPACK_MIN_PAIRS: usize = 4096;
+
+/// A rebuild leaves one free slot after every this many live ones.
+const SPREAD: usize = 32;
+
+/// A new pair takes a free slot at most this many slots from its place;
+/// with none that near, the map is rebuilt.
+const SHIFT_LIMIT: usize = 4 * SPREAD;
+
+/// The map is compacted (rebuilt) when more than one slot in this many is free.
+const COMPACT_FRACTION: usize = 8;
+
+/// Batches of more new pairs than this are merged by one rebuild rather
+/// than slot by slot.
+const LOCAL_MERGE_LIMIT: usize = 64;
+
+/// Where a pair's state lives: only compared, never turned back into a pointer.
+#[inline]
+fn address(pair: &ContactPair) -> usize {
+    std::ptr::from_ref(pair) as usize
+}
+
+impl Clone for PairMap {
+    fn clone(&self) -> Self {
+        PairMap {
+            slots: self.slots.clone(),
+            orders: self.orders.clone(),
+            quiet: self.quiet.clone(),
+            impulses: self.impulses.clone(),
+            live: self.live,
+            pool: Vec::new(),
+            incoming: Vec::new(),
+            boxes: self.live,
+            spare: Vec::new(),
+            spare_orders: Vec::new(),
+            spare_quiet: Vec::new(),
+            spare_impulses: Vec::new(),
+            by_address: Vec::new(),
+            live_slots: Vec::new(),
+        }
+    }
+}
+
+impl PairMap {
+    /// Number of pairs.
+    pub fn len(&self) -> usize {
+        self.live
+    }
+
+    /// Pairs in key order.
+    pub fn iter(&self) -> impl Iterator<Item = (&PairKey, &ContactPair)> {
+        self.slots
+            .iter()
+            .filter_map(|(key, pair)| pair.as_deref().map(|pair| (key, pair)))
+    }
+
+    /// Pairs in key order, with their impulses.
+    pub fn iter_with_impulses(&self) -> impl Iterator<Item = (&PairKey, &ContactPair, &Impulses)> {
+        self.slots
+            .iter()
+            .zip(&self.impulses)
+            .filter_map(|((key, pair), impulses)| pair.as_deref().map(|pair| (key, pair, impulses)))
+    }
+
+    /// The pairs' states in key order.
+    pub fn values(&self) -> impl Iterator<Item = &ContactPair> {
+        self.slots.iter().filter_map(|(_, pair)| pair.as_deref())
+    }
+
+    /// The slot of `key` (`Ok`), or where it belongs (`Err`): the first
+    /// slot whose order is not below the key's (see the module docs).
+    fn search(&self, key: &PairKey) -> Result<usize, usize> {
+        let order = pair_order(key);
+        let at = self.orders.partition_point(|&o| o < order);
+        // Equal orders mean a live slot (see the module docs); 0 is no
+        // pair's order, but a free slot's, so it never counts as found.
+        match self.orders.get(at) {
+            Some(&found) if found == order && order != 0 => Ok(at),
+            _ => Err(at),
+        }
+    }
+
+    /// The pair with this key.
+    pub fn get(&self, key: &PairKey) -> Option<&ContactPair> {
+        let slot = self.search(key).ok()?;
+        self.slots[slot].1.as_deref()
+    }
+
+    /// The impulses of the pair in slot `index` (as handed out by
+    /// [`Self::retain_quiet`]), if there is such a slot.
+    #[inline]
+    pub fn impulses_at_mut(&mut self, index: usize) -> Option<&mut Impulses> {
+        self.impulses.get_mut(index)
+    }
+
+    /// Keeps the pairs for which `keep` returns true, in order.
+    pub fn retain(&mut self, mut keep: impl FnMut(&PairKey, &mut ContactPair) -> bool) {
+        self.retain_quiet(|_, key, _, pair, _| keep(key, pair), |_| {});
+    }
+
+    /// [`Self::retain`] that also hands `keep` each pair's slot index (which
+    /// stays the pair's until the next [`Self::merge`]), its quiet threshold
+    /// and its impulses. The pair's box is only read when `keep`
+    /// dereferences it (and prefetched [`PREFETCH_AHEAD`] slots before);
+    /// `ahead` is handed the key of that later pair, to prefetch what `keep`
+    /// will look up for it. A dropped pair's slot is left free: no pair moves.
+    pub fn retain_quiet(
+        &mut self,
+        mut keep: impl FnMut(usize, &PairKey, &mut f64, &mut Box<ContactPair>, &mut Impulses) -> bool,
+        ahead: impl Fn(&PairKey),
+    ) {
+        let PairMap {
+            slots,
+            orders,
+            quiet,
+            impulses,
+            pool,
+            live,
+            ..
+        } = self;
+        let (mut last, mut descents) = (0, 0);
+        for index in 0..slots.len() {
+            // The loop's work per pair is too long for the processor to
+            // run ahead to a later pair's box by itself.
+            if let Some((later_key, Some(later))) = slots.get(index + PREFETCH_AHEAD) {
+                prefetch(&**later);
+                ahead(later_key);
+            }
+            let (key, entry) = &mut slots[index];
+            let Some(pair) = entry else {
+                continue;
+            };
+            if keep(index, key, &mut quiet[index], pair, &mut impulses[index]) {
+                let here = address(pair);
+                descents += usize::from(here < last);
+                last = here;
+            } else if let Some(pair) = entry.take() {
+                // The pool has room for every box ever made: no allocation.
+                pool.push(pair);
+                *live -= 1;
+                let before = index.checked_sub(1).map_or(0, |i| orders[i]);
+                set_free_orders(slots, orders, index, before);
+            }
+        }
+        if self.live >= REPACK_MIN_PAIRS && descents * REPACK_DESCENTS > self.live {
+            self.repack();
+        }
+    }
+
+    /// A fresh pair's box, from the pool when it has one.
+    fn fresh(&mut self, sensor: bool) -> Box<ContactPair> {
+        if self.pool.is_empty() {
+            // Top up with slack (a quarter of the boxes), as a vector grows,
+            // so a slowly growing pair count does not allocate every step;
+            // the pool gets room for every box there is.
+            let extra = self.boxes / 4 + 8;
+            self.boxes += extra;
+            self.pool.reserve(self.boxes);
+            if self.boxes >= REPACK_MIN_PAIRS {
+                // `by_address` and `live_slots` are empty between re-packs:
+                // room for every box.
+                self.by_address.reserve(self.boxes);
+                self.live_slots.reserve(self.boxes);
+            }
+            self.pool
+                .extend((0..extra).map(|_| Box::new(ContactPair::new(false))));
+        }
+        let mut pair = self
+            .pool
+            .pop()
+            .unwrap_or_else(|| Box::new(ContactPair::new(false)));
+        pair.reset(sensor);
+        pair
+    }
+
+    /// Adds the pairs of `new` (key, sensor) whose keys are not here yet;
+    /// `new` is emptied. Equal new keys must carry the same sensor flag (one
+    /// is kept). A small batch takes free slots near each key's place
+    /// (moving only the pairs between); a large one, or one that finds no
+    /// free slot near enough, rebuilds the map, as does a map with too many
+    /// free slots. Nothing is allocated once the buffers have grown.
+    pub fn merge(&mut self, new: &mut Vec<(PairKey, bool)>) {
+        let mut incoming = std::mem::take(&mut self.incoming);
+        incoming.clear();
+        incoming.extend(new.drain(..).filter(|(key, _)| self.search(key).is_err()));
+        // Equal keys carry equal flags, so an unstable sort loses nothing.
+        incoming.sort_unstable_by_key(|(key, _)| pair_order(key));
+        incoming.dedup_by(|later, earlier| later.0 == earlier.0);
+        let crowded = (self.slots.len() - self.live) * COMPACT_FRACTION > self.slots.len();
+        let start = if crowded || incoming.len() > LOCAL_MERGE_LIMIT {
+            0
+        } else {
+            incoming
+                .iter()
+                .position(|&(key, sensor)| !self.insert_near(key, sensor))
+                .unwrap_or(incoming.len())
+        };
+        if crowded || start < incoming.len() {
+            self.rebuild(&incoming[start..]);
+        }
+        incoming.clear();
+        self.incoming = incoming;
+    }
+
+    /// Puts the new pair `key` into a free slot at its place, or into the
+    /// nearest free one within [`SHIFT_LIMIT`] slots, moving the pairs
+    /// between over by one. False (and nothing changed) if none is that near.
+    fn insert_near(&mut self, key: PairKey, sensor: bool) -> bool {
+        let at = match self.search(&key) {
+            Ok(_) => return true,
+            Err(at) => at,
+        };
+        let len = self.slots.len();
+        let free = |slot: usize| self.slots[slot].1.is_none();
+        let slot = if at < len && free(at) {
+            at
+        } else if at > 0 && free(at - 1) {
+            at - 1
+        } else {
+            // The nearest free slot on each side (the slots `at` and
+            // `at - 1` are live).
+            let right = (at..len.min(at + SHIFT_LIMIT)).find(|&s| free(s));
+            let left = (at.saturating_sub(SHIFT_LIMIT)..at)
+                .rev()
+                .find(|&s| free(s));
+            match (left, right) {
+                (Some(l), Some(r)) if at - l <= r - at => self.shift_left(l, at),
+                (Some(l), None) => self.shift_left(l, at),
+                (_, Some(r)) => self.shift_right(at, r),
+                (None, None) => return false,
+            }
+        };
+        let pair = self.fresh(sensor);
+        self.slots[slot] = (key, Some(pair));
+        self.quiet[slot] = NOT_QUIET;
+        self.impulses[slot].clear();
+        self.live += 1;
+        // The free slots right after now have this pair nearest before them.
+        set_free_orders(&self.slots, &mut self.orders, slot, pair_order(&key));
+        true
+    }
+
+    /// Moves the slots `at..free` one over to the right into the free slot
+    /// `free`, which lands at `at`; returns `at`.
+    fn shift_right(&mut self, at: usize, free: usize) -> usize {
+        self.slots[at..=free].rotate_right(1);
+        self.orders[at..=free].rotate_right(1);
+        self.quiet[at..=free].rotate_right(1);
+        self.impulses[at..=free].rotate_right(1);
+        at
+    }
+
+    /// Moves the slots `free + 1..at` one over to the left into the free
+    /// slot `free`, which lands at `at - 1`; returns `at - 1`.
+    fn shift_left(&mut self, free: usize, at: usize) -> usize {
+        self.slots[free..at].rotate_left(1);
+        self.orders[free..at].rotate_left(1);
+        self.quiet[free..at].rotate_left(1);
+        self.impulses[free..at].rotate_left(1);
+        at - 1
+    }
+
+    /// Replaces every key by `rekey(key)`; `rekey` must keep the order. The
+    /// map is rebuilt after (free slots hold stale keys whose orders would
+    /// no longer fit between the new ones).
+    pub fn rekey(&mut self, mut rekey: impl FnMut(PairKey) -> PairKey) {
+        for ((key, pair), order) in self.slots.iter_mut().zip(&mut self.orders) {
+            if pair.is_some() {
+                *key = rekey(*key);
+                *order = pair_order(key);
+            }
+        }
+        self.rebuild(&[]);
+    }
+}
+
+/// Sets the order of `slot` and of the free slots right after it to `order`.
+fn set_free_orders(slots: &[Slot], orders: &mut [u128], slot: usize, order: u128) {
+    orders[slot] = order;
+    for next in slot + 1..slots.len() {
+        if slots[next].1.is_some() {
+            break;
+        }
+        orders[next] = order;
+    }
+}
+
+impl FromIterator<(PairKey, ContactPair, Impulses)> for PairMap {
+    fn from_iter<I: IntoIterator<Item = (PairKey, ContactPair, Impulses)>>(iter: I) -> Self {
+        let mut pairs: Vec<(PairKey, Box<ContactPair>, Impulses)> = iter
+            .into_iter()
+            .map(|(key, pair, impulses)| (key, Box::new(pair), impulses))
+            .collect();
+        pairs.sort_by_key(|entry| entry.0);
+        pairs.dedup_by(|later, earlier| later.0 == earlier.0);
+        let mut map = PairMap {
+            orders: pairs.iter().map(|(key, _, _)| pair_order(key)).collect(),
+            quiet: vec![NOT_QUIET; pairs.len()],
+            live: pairs.len(),
+            boxes: pairs.len(),
+            ..PairMap::default()
+        };
+        for (key, pair, impulses) in pairs {
+            map.slots.push((key, Some(pair)));
+            map.impulses.push(impulses);
+        }
+        map
+    }
+}

@@ -1,0 +1,303 @@
+use super::*;
+use crate::math::Real;
+use crate::world::handles::{ColliderKey, WorldId};
+use slotmap::SlotMap;
+
+fn handles(count: usize) -> Vec<ColliderHandle> {
+    let mut keys: SlotMap<ColliderKey, ()> = SlotMap::with_key();
+    let world = WorldId::fresh();
+    (0..count)
+        .map(|_| ColliderHandle {
+            key: keys.insert(()),
+            world,
+        })
+        .collect()
+}
+
+/// The slot invariants of the module docs: parallel vectors, each live
+/// slot's order its key's and above the slot's before it, each free slot's
+/// that of the slot before it (0 first), and the live count.
+fn check_slots(map: &PairMap) {
+    let slots = map.slots.len();
+    assert_eq!(map.orders.len(), slots);
+    assert_eq!(map.quiet.len(), slots);
+    assert_eq!(map.impulses.len(), slots);
+    let mut live = 0;
+    for (index, ((key, pair), &order)) in map.slots.iter().zip(&map.orders).enumerate() {
+        if index > 0 {
+            assert!(order >= map.orders[index - 1], "slot {index}: order falls");
+        }
+        if pair.is_some() {
+            live += 1;
+            assert_eq!(order, pair_order(key), "slot {index}");
+            if index > 0 {
+                assert!(
+                    order > map.orders[index - 1],
+                    "slot {index}: order not above"
+                );
+            }
+        } else {
+            let before = index.checked_sub(1).map_or(0, |i| map.orders[i]);
+            assert_eq!(order, before, "free slot {index}: not the order before it");
+        }
+    }
+    assert_eq!(live, map.len());
+}
+
+/// The slot of each live key.
+fn slot_of(map: &PairMap) -> std::collections::BTreeMap<PairKey, usize> {
+    map.slots
+        .iter()
+        .enumerate()
+        .filter(|(_, (_, pair))| pair.is_some())
+        .map(|(slot, (key, _))| (*key, slot))
+        .collect()
+}
+
+/// Every pair of `handles` from `from` on, the smaller first.
+fn all_pairs(handles: &[ColliderHandle], from: usize, to: usize) -> Vec<(PairKey, bool)> {
+    let mut new = Vec::new();
+    for i in from..to {
+        for j in i + 1..handles.len() {
+            new.push(((handles[i], handles[j]), false));
+        }
+    }
+    new
+}
+
+#[test]
+fn a_new_pair_moves_only_the_pairs_up_to_the_nearest_free_slot() {
+    let handles = handles(40);
+    let mut map = PairMap::default();
+    // Every pair but those of collider 20 with a higher one: one big batch,
+    // laid out with spread free slots.
+    let mut new = all_pairs(&handles, 0, 40);
+    new.retain(|(key, _)| key.0 != handles[20]);
+    map.merge(&mut new);
+    check_slots(&map);
+    let live = map.len();
+    assert_eq!(map.slots.len(), live + live / SPREAD);
+    // One at a time, the missing pairs go in the middle of the map: each
+    // moves at most the pairs between its place and a free slot within
+    // reach, until the free slots near the place run out and the map is
+    // rebuilt (which spreads them again).
+    let (mut local, mut rebuilt) = (0, 0);
+    for j in 21..40 {
+        let before = slot_of(&map);
+        let slots = map.slots.len();
+        map.merge(&mut vec![((handles[20], handles[j]), true)]);
+        check_slots(&map);
+        assert!(map.get(&(handles[20], handles[j])).unwrap().sensor);
+        let after = slot_of(&map);
+        let moved = before
+            .iter()
+            .filter(|(key, slot)| after[*key] != **slot)
+            .count();
+        if map.slots.len() == slots {
+            local += 1;
+            let reach = if local == 1 { SPREAD } else { SHIFT_LIMIT };
+            assert!(moved <= reach, "pair 20–{j}: {moved} pairs moved");
+        } else {
+            rebuilt += 1;
+            assert_eq!(map.slots.len(), map.len() + map.len() / SPREAD);
+        }
+    }
+    assert_eq!(map.len(), live + 19);
+    assert!(
+        local >= 2 && rebuilt >= 1,
+        "{local} local, {rebuilt} rebuilt"
+    );
+}
+
+#[test]
+fn with_too_many_free_slots_the_next_merge_compacts() {
+    let handles = handles(40);
+    let mut map = PairMap::default();
+    map.merge(&mut all_pairs(&handles, 0, 40));
+    let slots = map.slots.len();
+    // Dropping leaves slots free and moves nothing.
+    let before = slot_of(&map);
+    map.retain(|key, _| key.1 != handles[39] && key.1 != handles[38]);
+    check_slots(&map);
+    assert_eq!(map.slots.len(), slots);
+    assert!(slot_of(&map).iter().all(|(key, slot)| before[key] == *slot));
+    // A third of the pairs go: the next merge, even of nothing, compacts.
+    map.retain(|key, _| key.0 > handles[13]);
+    assert_eq!(map.slots.len(), slots);
+    map.merge(&mut Vec::new());
+    check_slots(&map);
+    assert_eq!(map.slots.len(), map.len() + map.len() / SPREAD);
+}
+
+#[test]
+fn merging_keeps_the_order_and_the_existing_pairs() {
+    let handles = handles(8);
+    let pair = |i: usize, j: usize, sensor: bool| {
+        let key = (handles[i], handles[j]);
+        (key, ContactPair::new(sensor), Impulses::new())
+    };
+    let mut map: PairMap = [pair(0, 5, false), pair(2, 3, false), pair(6, 7, false)]
+        .into_iter()
+        .collect();
+    let key = |i: usize, j: usize, sensor: bool| ((handles[i], handles[j]), sensor);
+    let mut new = vec![
+        key(4, 5, true),
+        key(0, 1, true),
+        key(2, 3, true), // already there: the existing pair stays
+        key(7, 7, true),
+        key(0, 1, true), // the same new pair twice: one is kept
+    ];
+    map.merge(&mut new);
+    assert!(new.is_empty());
+    let keys: Vec<PairKey> = map.iter().map(|(k, _)| *k).collect();
+    let mut sorted = keys.clone();
+    sorted.sort();
+    assert_eq!(keys, sorted);
+    assert_eq!(map.len(), 6);
+    assert!(!map.get(&(handles[2], handles[3])).unwrap().sensor);
+    assert!(map.get(&(handles[0], handles[1])).unwrap().sensor);
+    assert!(map.get(&(handles[1], handles[2])).is_none());
+    map.retain(|_, pair| !pair.sensor);
+    assert_eq!(map.len(), 3);
+}
+
+#[test]
+fn merges_and_drops_match_a_sorted_set() {
+    // Random batches of merges and drops against a BTreeSet model; the
+    // states must follow their keys (a pair's flag names its key), and
+    // so must the impulses beside them (each pair's names its key).
+    let handles = handles(40);
+    let mark = |key: &PairKey| {
+        let at = |h: ColliderHandle| handles.iter().position(|x| *x == h).unwrap() as u32;
+        crate::query::FeatureId(at(key.0) * 64 + at(key.1))
+    };
+    let mut map = PairMap::default();
+    let mut model = std::collections::BTreeSet::new();
+    let mut seed = 12345u64;
+    let mut next = |bound: usize| {
+        seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        ((seed >> 33) as usize) % bound
+    };
+    for round in 0..300 {
+        let mut new = Vec::new();
+        // Small batches take free slots near their places, large ones rebuild.
+        let batch = if round % 10 == 0 { 200 } else { next(12) };
+        for _ in 0..batch {
+            let (i, j) = (next(40), next(40));
+            let key = (handles[i.min(j)], handles[i.max(j)]);
+            new.push((key, (i + j) % 2 == 0));
+            model.insert((key, (i + j) % 2 == 0));
+        }
+        map.merge(&mut new);
+        check_slots(&map);
+        // New pairs come with no impulses: give them their marks, through
+        // the slot index the pass hands out.
+        let mut handed = Vec::new();
+        map.retain_quiet(
+            |index, key, _, _, impulses| {
+                if impulses.is_empty() {
+                    impulses.push((mark(key), 0.0, 0.0));
+                }
+                handed.push((index, *key));
+                true
+            },
+            |_| {},
+        );
+        for (index, key) in handed {
+            let impulses = map.impulses_at_mut(index).unwrap();
+            assert_eq!(impulses[0].0, mark(&key), "round {round}");
+        }
+        if round % 3 == 0 {
+            let cut = next(40);
+            map.retain(|key, _| key.0 != handles[cut]);
+            model.retain(|(key, _)| key.0 != handles[cut]);
+        }
+        if round % 5 == 1 {
+            // Scattered drops: free slots all over the map.
+            let (modulus, cut) = (2 + next(9) as u32, next(2) as u32);
+            map.retain(|key, _| mark(key).0 % modulus != cut);
+            model.retain(|(key, _)| mark(key).0 % modulus != cut);
+        }
+        check_slots(&map);
+        let got: Vec<(PairKey, bool)> = map.iter().map(|(k, p)| (*k, p.sensor)).collect();
+        let want: Vec<(PairKey, bool)> = model.iter().copied().collect();
+        assert_eq!(got, want, "round {round}");
+        for (key, sensor) in &want {
+            assert_eq!(map.get(key).map(|p| p.sensor), Some(*sensor));
+        }
+        for (key, _, impulses) in map.iter_with_impulses() {
+            assert_eq!(impulses.len(), 1, "round {round}");
+            assert_eq!(impulses[0].0, mark(key), "round {round}");
+        }
+    }
+}
+
+#[test]
+fn repacking_orders_the_boxes_and_keeps_each_state_with_its_key() {
+    // Enough pairs to be re-packed; each state names its key by its
+    // manifold normal, and every check reads it back after the moves.
+    let handles = handles(130);
+    let at = |h: ColliderHandle| handles.iter().position(|x| *x == h).unwrap();
+    let mark = |key: &PairKey| (at(key.0) * 1000 + at(key.1)) as Real;
+    let label = |key: &PairKey, pair: &mut ContactPair| {
+        pair.manifold = Some(crate::query::Manifold {
+            normal: crate::math::Vec2::new(mark(key), 0.0),
+            points: Default::default(),
+        });
+    };
+    let check = |map: &PairMap, labelled: usize| {
+        let addresses: Vec<usize> = map.values().map(address).collect();
+        assert!(
+            addresses.windows(2).all(|w| w[0] < w[1]),
+            "boxes out of order"
+        );
+        let lowest_free = map.pool.iter().map(|b| address(b)).min();
+        if let (Some(&last), Some(free)) = (addresses.last(), lowest_free) {
+            assert!(last < free, "a pooled box lies below a used one");
+        }
+        let mut seen = 0;
+        for (key, pair) in map.iter() {
+            if let Some(manifold) = &pair.manifold {
+                assert_eq!(manifold.normal.x, mark(key));
+                seen += 1;
+            }
+        }
+        assert_eq!(seen, labelled);
+    };
+    let keys = |from: usize, to: usize| {
+        let mut new = Vec::new();
+        for i in from..to {
+            for j in i + 1..handles.len() {
+                new.push(((handles[i], handles[j]), false));
+            }
+        }
+        new
+    };
+    let mut map = PairMap::default();
+    // Boxes come from the pool last-in first-out: mostly falling addresses.
+    map.merge(&mut keys(0, 60));
+    let first = map.len();
+    assert!(first >= REPACK_MIN_PAIRS);
+    map.retain(|key, pair| {
+        label(key, pair);
+        true
+    });
+    check(&map, first);
+    // Drop a third, take new pairs from the pool among the old ones.
+    map.retain(|key, _| at(key.1) % 3 != 0);
+    let mut new = keys(60, 100);
+    let added = new.len();
+    map.merge(&mut new);
+    let mut fresh = 0;
+    map.retain(|key, pair| {
+        if pair.manifold.is_none() {
+            label(key, pair);
+            fresh += 1;
+        }
+        true
+    });
+    assert_eq!(fresh, added);
+    check(&map, map.len());
+}
