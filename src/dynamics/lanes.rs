@@ -106,6 +106,16 @@ macro_rules! lanes {
                 $mask(out)
             }
 
+            /// Lanes flagged in either.
+            #[inline(always)]
+            pub fn or(self, other: $mask) -> $mask {
+                let mut out = [false; $n];
+                for i in 0..$n {
+                    out[i] = self.0[i] || other.0[i];
+                }
+                $mask(out)
+            }
+
             /// Some lane is flagged.
             #[inline(always)]
             pub fn any(self) -> bool {

@@ -210,12 +210,12 @@ impl WideContacts {
                 lane,
                 batch,
             } => {
-                let (lane, batch, softness) = (lane as usize, batch as usize, self.softness);
+                let (lane, batch) = (lane as usize, batch as usize);
                 let color = &mut self.colors[color as usize];
                 match class {
-                    0 => color.one[batch].pack(lane, index, c, bodies, softness),
-                    1 => color.two[batch].pack(lane, index, c, bodies, softness),
-                    _ => color.four[batch].pack(lane, index, c, bodies, softness),
+                    0 => color.one[batch].pack(lane, index, c, bodies),
+                    1 => color.two[batch].pack(lane, index, c, bodies),
+                    _ => color.four[batch].pack(lane, index, c, bodies),
                 }
             }
         }
@@ -266,14 +266,13 @@ impl WideContacts {
             normal: manifold.normal,
             friction,
             restitution,
-            against_fixed: a.is_fixed() || b.is_fixed(),
         };
-        let (lane, batch, softness) = (lane as usize, batch as usize, self.softness);
+        let (lane, batch) = (lane as usize, batch as usize);
         let color = &mut self.colors[color as usize];
         macro_rules! fill {
             ($batches:expr) => {{
                 let target = &mut $batches[batch];
-                target.pack_head(lane, index, &head, bodies, softness);
+                target.pack_head(lane, index, &head, bodies);
                 for (k, p) in manifold.points.iter().enumerate() {
                     let point = ConstraintPoint::new(
                         a,
@@ -329,16 +328,16 @@ impl WideContacts {
     /// One pass over every constraint, colour by colour, then the overflow
     /// (see `solve`).
     pub fn solve(&mut self, bodies: &mut [SolverBody], inv_h: Real, use_bias: bool) {
-        let max_push = self.settings.max_push_velocity;
+        let (max_push, softness) = (self.settings.max_push_velocity, self.softness);
         for color in &mut self.colors[..self.used_colors] {
             for batch in &mut color.one {
-                batch.solve(bodies, max_push, inv_h, use_bias);
+                batch.solve(bodies, softness, max_push, inv_h, use_bias);
             }
             for batch in &mut color.two {
-                batch.solve(bodies, max_push, inv_h, use_bias);
+                batch.solve(bodies, softness, max_push, inv_h, use_bias);
             }
             for batch in &mut color.four {
-                batch.solve(bodies, max_push, inv_h, use_bias);
+                batch.solve(bodies, softness, max_push, inv_h, use_bias);
             }
         }
         for c in &mut self.overflow {

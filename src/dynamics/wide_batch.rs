@@ -13,6 +13,7 @@
 
 use super::contact_solver::{ConstraintPoint, ContactConstraint, ContactSoftness, SolverBody};
 use super::lanes::{F8, M8};
+use super::softness::Softness;
 use crate::math::{Real, Vec2};
 
 /// Constraints solved side by side: two SSE registers of four (the baseline
@@ -55,8 +56,6 @@ pub(super) struct LaneHead {
     pub friction: Real,
     /// Restitution in [0, 1].
     pub restitution: Real,
-    /// One side cannot move (the stiffer softness).
-    pub against_fixed: bool,
 }
 
 /// [`LANES`] constraints of up to `P` points each, one per lane.
@@ -70,9 +69,6 @@ pub(super) struct Batch<const P: usize> {
     normal_y: Lane,
     friction: Lane,
     restitution: Lane,
-    bias_rate: Lane,
-    mass_scale: Lane,
-    impulse_scale: Lane,
     /// Inverse masses and inertias of the lanes' bodies (constant in a step,
     /// so packed once instead of gathered every pass).
     inv_mass_a: Lane,
@@ -92,9 +88,6 @@ impl<const P: usize> Default for Batch<P> {
             normal_y: ZERO,
             friction: ZERO,
             restitution: ZERO,
-            bias_rate: ZERO,
-            mass_scale: ZERO,
-            impulse_scale: ZERO,
             inv_mass_a: ZERO,
             inv_inertia_a: ZERO,
             inv_mass_b: ZERO,
@@ -208,7 +201,6 @@ impl<const P: usize> Batch<P> {
         index: u32,
         head: &LaneHead,
         bodies: &[SolverBody],
-        softness: ContactSoftness,
     ) {
         let fixed = SolverBody::FIXED;
         let a = bodies.get(head.body_a).unwrap_or(&fixed);
@@ -224,14 +216,8 @@ impl<const P: usize> Batch<P> {
         self.normal_y.0[lane] = head.normal.y;
         self.friction.0[lane] = head.friction;
         self.restitution.0[lane] = head.restitution;
-        let soft = if head.against_fixed {
-            softness.fixed
-        } else {
-            softness.moving
-        };
-        self.bias_rate.0[lane] = soft.bias_rate;
-        self.mass_scale.0[lane] = soft.mass_scale;
-        self.impulse_scale.0[lane] = soft.impulse_scale;
+        // The lane's softness is not stored: `solve` picks it from these
+        // inverse masses (the stiffer one where a side cannot move).
     }
 
     /// Fills point `k` of `lane`.
@@ -258,18 +244,23 @@ impl<const P: usize> Batch<P> {
         index: u32,
         c: &ContactConstraint,
         bodies: &[SolverBody],
-        softness: ContactSoftness,
     ) {
         debug_assert!(c.points.len() <= P);
+        // `solve` reads `against_fixed` from the bodies' inverse masses.
+        debug_assert_eq!(
+            c.against_fixed,
+            [c.body_a, c.body_b]
+                .iter()
+                .any(|&i| bodies.get(i).is_none_or(SolverBody::is_fixed))
+        );
         let head = LaneHead {
             body_a: c.body_a,
             body_b: c.body_b,
             normal: c.normal,
             friction: c.friction,
             restitution: c.restitution,
-            against_fixed: c.against_fixed,
         };
-        self.pack_head(lane, index, &head, bodies, softness);
+        self.pack_head(lane, index, &head, bodies);
         for (k, p) in c.points.iter().enumerate().take(P) {
             self.pack_point(lane, k, p);
         }
@@ -295,6 +286,7 @@ impl<const P: usize> Batch<P> {
     pub(super) fn solve(
         &mut self,
         bodies: &mut [SolverBody],
+        softness: ContactSoftness,
         max_push: Real,
         inv_h: Real,
         use_bias: bool,
@@ -304,6 +296,24 @@ impl<const P: usize> Batch<P> {
         let (nx, ny) = (self.normal_x, self.normal_y);
         let inv_h = Lane::splat(inv_h);
         let max_push = Lane::splat(-max_push);
+        // Each lane's softness: the stiffer one where a side cannot move
+        // (inverse mass and inertia 0, as `SolverBody::is_fixed`; they are
+        // never negative).
+        let fixed_side =
+            |inv_mass: Lane, inv_inertia: Lane| inv_mass.le(ZERO).and(inv_inertia.le(ZERO));
+        let against_fixed = fixed_side(self.inv_mass_a, self.inv_inertia_a)
+            .or(fixed_side(self.inv_mass_b, self.inv_inertia_b));
+        let soft = |pick: fn(&Softness) -> Real| {
+            against_fixed.select(
+                Lane::splat(pick(&softness.fixed)),
+                Lane::splat(pick(&softness.moving)),
+            )
+        };
+        let (bias_rate, soft_mass_scale, soft_impulse_scale) = (
+            soft(|s| s.bias_rate),
+            soft(|s| s.mass_scale),
+            soft(|s| s.impulse_scale),
+        );
         for p in &mut self.points {
             let (rax, ray, rbx, rby) = (p.anchor_a_x, p.anchor_a_y, p.anchor_b_x, p.anchor_b_y);
             // Current separation from the body deltas within the step.
@@ -314,12 +324,9 @@ impl<const P: usize> Batch<P> {
             let apart = separation.gt(ZERO);
             let (bias, mass_scale, impulse_scale) = if use_bias {
                 (
-                    apart.select(
-                        separation * inv_h,
-                        (self.bias_rate * separation).max(max_push),
-                    ),
-                    apart.select(Lane::ONE, self.mass_scale),
-                    apart.select(ZERO, self.impulse_scale),
+                    apart.select(separation * inv_h, (bias_rate * separation).max(max_push)),
+                    apart.select(Lane::ONE, soft_mass_scale),
+                    apart.select(ZERO, soft_impulse_scale),
                 )
             } else {
                 (apart.select(separation * inv_h, ZERO), Lane::ONE, ZERO)
