@@ -33,7 +33,7 @@ use super::handles::{BodyKey, ColliderKey};
 use super::narrowphase::sensor_first;
 use super::settings::{LINEAR_SLOP, SPECULATIVE_DISTANCE};
 use super::sweep::{Sweep, first_contact};
-use super::{BodyKind, Event, World};
+use super::{Body, BodyKind, Event, World};
 use crate::math::{Real, Vec2};
 use crate::query::{closest_points, contact};
 use std::cmp::{Ordering, Reverse};
@@ -105,6 +105,7 @@ impl Ord for Impact {
 /// Buffers of continuous collision, reused from step to step.
 #[derive(Debug, Default)]
 pub(crate) struct CcdScratch {
+    /// Solver indices of the step's fast bodies, rising (see [`Self::mark`]).
     fast: Vec<u32>,
     candidates: Vec<Candidate>,
     found: Vec<ColliderKey>,
@@ -115,6 +116,27 @@ pub(crate) struct CcdScratch {
     /// move, normal, whether the other was stopped with it).
     contact_stops: Vec<(u32, u32, Vec2, bool)>,
     sensor_events: Vec<(super::ColliderHandle, super::ColliderHandle)>,
+}
+
+impl CcdScratch {
+    /// Starts the list of fast bodies of a step (see [`Self::mark`]).
+    pub(crate) fn clear_fast(&mut self) {
+        self.fast.clear();
+    }
+
+    /// Lists the body with solver index `index` as fast if it is (see the
+    /// module docs), given its sweep of the step. The solver's write-back
+    /// calls this for every body in index order, while the body is in
+    /// cache, so continuous collision need not read every body again.
+    pub(crate) fn mark(&mut self, index: usize, body: &Body, sweep: &Sweep) {
+        if body.kind != BodyKind::Dynamic {
+            return;
+        }
+        let motion = (sweep.center1 - sweep.center0).norm() + sweep.angle.abs() * body.max_extent;
+        if body.bullet || motion > CCD_MOTION_FRACTION * body.min_extent {
+            self.fast.push(index as u32);
+        }
+    }
 }
 
 impl World {
@@ -144,20 +166,10 @@ impl World {
         self.scratch.ccd = ccd;
     }
 
+    /// The swept boxes' candidates of the fast bodies, which the solver's
+    /// write-back listed (see [`CcdScratch::mark`]).
     fn collect_candidates(&self, sweeps: &[Sweep], ccd: &mut CcdScratch) {
-        ccd.fast.clear();
         ccd.candidates.clear();
-        for (index, sweep) in sweeps.iter().enumerate().skip(1) {
-            let body = &self.bodies[sweep.key];
-            if body.kind != BodyKind::Dynamic {
-                continue;
-            }
-            let motion =
-                (sweep.center1 - sweep.center0).norm() + sweep.angle.abs() * body.max_extent;
-            if body.bullet || motion > CCD_MOTION_FRACTION * body.min_extent {
-                ccd.fast.push(index as u32);
-            }
-        }
         for &fast in &ccd.fast {
             let sweep = &sweeps[fast as usize];
             for own in &self.bodies[sweep.key].colliders {

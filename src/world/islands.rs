@@ -121,21 +121,15 @@ impl World {
     /// touched by moving bodies; sends `Slept` then `Woke` events.
     #[inline(never)]
     pub(crate) fn update_sleep(&mut self, dt: Real) {
-        if !self.settings.sleeping {
+        if !self.settings.sleeping && self.scratch.all_dynamic_awake {
             // Sleeping off: every timer resets, nothing falls asleep, and
             // with no body asleep nothing can wake either, so the islands
-            // are not needed. A body left asleep (sleeping was switched off
-            // since) takes the pass below, which resets the timers the same.
-            let mut all_awake = true;
-            for body in self.bodies.values_mut() {
-                if body.kind == BodyKind::Dynamic {
-                    body.sleep_time = 0.0;
-                    all_awake &= body.awake;
-                }
-            }
-            if all_awake {
-                return;
-            }
+            // are not needed. The step's `prepare_solver` reset the timers
+            // and found every dynamic body awake (nothing in a step puts
+            // one to sleep before this). A body left asleep (sleeping was
+            // switched off since) takes the pass below, which resets the
+            // timers the same.
+            return;
         }
         if self.scratch.islands.rings_known {
             self.ring_pass(dt);

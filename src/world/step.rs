@@ -125,6 +125,9 @@ pub(crate) struct Scratch {
     /// islands' edges; the pairs' `touching` does not change later in a step).
     /// Pairs with no awake side only when the islands take a full pass.
     pub touching_bodies: Vec<(u32, u32)>,
+    /// With sleeping off: `prepare_solver` found every dynamic body awake
+    /// and reset their sleep timers, so the islands have nothing to do.
+    pub all_dynamic_awake: bool,
     /// Every collider's placement at the start of the step.
     pub colliders_now: super::colliders_now::ColliderTable,
     /// Per collider: bounding radius and last end box, kept between steps.
@@ -187,7 +190,18 @@ impl World {
         ));
         let h = dt / self.settings.substeps.max(1) as Real;
         let gravity = self.settings.gravity;
+        // Sleeping off: every dynamic timer resets (see `islands.rs`), here
+        // while each body is read anyway.
+        let reset_timers = !self.settings.sleeping;
+        let mut all_dynamic_awake = true;
         for (key, body) in &mut self.bodies {
+            if body.kind == BodyKind::Dynamic {
+                all_dynamic_awake &= body.awake;
+                // Written only when it changes: most are zero already.
+                if reset_timers && body.sleep_time != 0.0 {
+                    body.sleep_time = 0.0;
+                }
+            }
             if !body.awake {
                 body.solver_index = 0;
                 continue;
@@ -217,6 +231,7 @@ impl World {
                 });
             }
         }
+        scratch.all_dynamic_awake = reset_timers && all_dynamic_awake;
         let softness = ContactSoftness::new(&self.settings.contact, h);
         scratch.constraint_pairs.clear();
         scratch
@@ -270,7 +285,11 @@ impl World {
         });
 
         // Write back; a body whose result is not finite keeps its start
-        // state and stops (the world never holds a NaN).
+        // state and stops (the world never holds a NaN). Each body's sweep
+        // is then final: continuous collision's list of fast bodies is
+        // made here, while the body is in cache.
+        let ccd = &mut self.scratch.ccd;
+        ccd.clear_fast();
         for (index, sweep) in sweeps.iter_mut().enumerate().skip(1) {
             let sb = solver_bodies[index];
             let body = &mut self.bodies[sweep.key];
@@ -287,18 +306,19 @@ impl World {
                 && sb.delta_angle.is_finite();
             body.force = Vec2::zeros();
             body.torque = 0.0;
-            if !finite {
+            if finite {
+                body.pose.rotation = rotation;
+                body.pose.translation = translation;
+                body.linear_velocity = sb.linear_velocity;
+                body.angular_velocity = sb.angular_velocity;
+                sweep.end = body.pose;
+                sweep.center1 = center;
+                sweep.angle = sb.delta_angle;
+            } else {
                 body.linear_velocity = Vec2::zeros();
                 body.angular_velocity = 0.0;
-                continue;
             }
-            body.pose.rotation = rotation;
-            body.pose.translation = translation;
-            body.linear_velocity = sb.linear_velocity;
-            body.angular_velocity = sb.angular_velocity;
-            sweep.end = body.pose;
-            sweep.center1 = center;
-            sweep.angle = sb.delta_angle;
+            ccd.mark(index, body, sweep);
         }
 
         self.scratch.solver_bodies = solver_bodies;
