@@ -564,6 +564,65 @@ fn rotating_polygon_polygon_advancement() {
     );
 }
 
+/// Regression (found by a random run of `rotating_polygon_polygon_advancement`):
+/// a small triangle 41 m from the origin, flying at 41 m/step mostly
+/// sideways to the gap, meets a tile triangle. The closest points' f32
+/// direction was off by 0.6° at 0.6 mm apart, so the bound read the closing
+/// speed low, the advance stepped into contact, and the answer was the
+/// midpoint of the two origins, 0.2 m off both shapes.
+#[test]
+fn regression_rotating_triangle_onto_a_tile_triangle() {
+    use circlet::math::{Pose, Rot2, vec2};
+    use circlet::query::time_of_impact::Motion;
+    use circlet::shape::{ConvexPolygon, Corner, TileTriangle};
+    let s = Scenario {
+        a: ConvexPolygon::new(&[
+            vec2(-0.010262742, 0.23898785),
+            vec2(-0.019732362, -0.23340985),
+            vec2(0.07224701, -0.0983376),
+        ])
+        .unwrap()
+        .into(),
+        pose_a: Pose {
+            rotation: Rot2::from_cos_sin_unchecked(0.62532014, 0.7803683),
+            translation: vec2(-28.032433, 0.0),
+            scale: 0.7227715,
+        },
+        motion_a: Motion {
+            linear: vec2(-40.735737, 5.9207983),
+            angular: -0.3904801,
+        },
+        b: TileTriangle::new(
+            vec2(-0.3740228, 0.0),
+            vec2(0.070643544, 0.3740685),
+            Corner::LowerRight,
+        )
+        .unwrap()
+        .into(),
+        pose_b: Pose {
+            rotation: Rot2::from_cos_sin_unchecked(0.99088216, -0.13473119),
+            translation: vec2(-41.48854, 1.3861135),
+            scale: 1.147232,
+        },
+        motion_b: Motion {
+            linear: vec2(2.0577922, -0.29909295),
+            angular: -0.19048318,
+        },
+    };
+    let (shape_a, shape_b) = (OShape::of(&s.a), OShape::of(&s.b));
+    let body_a = SweptBody::from_shape(&s.a, s.pose_a, s.motion_a);
+    let body_b = SweptBody::from_shape(&s.b, s.pose_b, s.motion_b);
+    let toi = conservative_advancement(&body_a, &body_b, |pa, pb| {
+        common::oracle_closest_points(&shape_a, pa, &shape_b, pb)
+    })
+    .unwrap();
+    let mut tally = Tally::default();
+    rotating_check(&s, toi, &mut tally).unwrap();
+    let toi = time_of_impact(&s.a, &s.pose_a, &s.motion_a, &s.b, &s.pose_b, &s.motion_b).unwrap();
+    rotating_check(&s, toi, &mut tally).unwrap();
+    assert_eq!(tally.hits, 2);
+}
+
 #[test]
 fn rotating_polygon_polygon_time_of_impact() {
     run_family(

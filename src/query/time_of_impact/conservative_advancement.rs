@@ -20,6 +20,21 @@
 //! The advance uses `d - target` with `target = tolerance / 2` rather than
 //! `d`, so the iterate never lands on the contact itself, where the distance
 //! query could only answer "intersecting".
+//!
+//! In f32 the closest points are known only to a few ulps `u` of their
+//! coordinates, so near contact the direction `n` between them is off by an
+//! angle up to `asin(2u / d)`: at 40 m from the origin and `d = 6e-4` m that
+//! is 0.6°, and a body moving 40 m/step mostly sideways then closes 0.3
+//! m/step faster than `n` says. The bound adds that uncertainty,
+//! `|v_b - v_a| · min(1, e / d)` with `e` the stopping distance's
+//! coordinate floor (eight ulps of the largest coordinate, four per point),
+//! so the advance stays conservative for the true direction.
+//!
+//! If rounding still brings an iterate into contact (the distance query says
+//! "intersecting" after a safe start), the contact lies between the last
+//! safe time and this one: bisection on that bracket finds a time within
+//! the tolerance, so the reported point and normal are always those of real
+//! closest points.
 
 use super::tree_advancement::tree_length_scale;
 use super::types::{Motion, Toi, ToiError, ToiStatus};
@@ -111,8 +126,7 @@ pub fn advancement_tolerance(a: &SweptBody, b: &SweptBody) -> Real {
     } else {
         0.0
     };
-    let floor = ADVANCEMENT_COORDINATE_ULPS * Real::EPSILON * a.magnitude().max(b.magnitude());
-    relative.max(floor).max(Real::MIN_POSITIVE)
+    relative.max(coordinate_floor(a, b)).max(Real::MIN_POSITIVE)
 }
 
 /// First time in the step at which two moving bodies come within
@@ -147,35 +161,46 @@ pub fn conservative_advancement(
     let tolerance = advancement_tolerance(a, b);
     let target = 0.5 * tolerance;
     let relative_motion = b.motion.linear - a.motion.linear;
+    let relative_speed = relative_motion.norm();
     let swing =
         a.motion.angular.abs() * a.bounding_radius + b.motion.angular.abs() * b.bounding_radius;
     let convex = a.convex && b.convex;
+    // How far the closest points may be off (both together), in metres.
+    let point_error = coordinate_floor(a, b);
     let origins = b.pose.translation - a.pose.translation;
     let mut normal = normalize_or(origins, normalize_or(-relative_motion, Vec2::new(0.0, 1.0)));
     let mut fraction: Real = 0.0;
+    let mut last_safe: Option<Safe> = None;
     let mut iterations = 0;
     loop {
         let pose_a = a.motion.pose_at(&a.pose, fraction);
         let pose_b = b.motion.pose_at(&b.pose, fraction);
-        let report = |status, normal, point, separation| Toi {
-            fraction,
-            normal,
-            point,
-            separation,
-            status,
-            iterations,
-            part_a: None,
-            part_b: None,
-        };
         let Some(closest) = closest_points(&pose_a, &pose_b) else {
-            let midpoint = (pose_a.translation + pose_b.translation) * 0.5;
-            return Ok(Some(if fraction == 0.0 {
-                report(ToiStatus::OverlappingAtStart, normal, midpoint, 0.0)
-            } else {
-                // Only f32 rounding can bring a step below `target` into
-                // contact: the touch is here, within the tolerance.
-                report(ToiStatus::Touching, normal, midpoint, 0.0)
-            }));
+            let Some(safe) = last_safe else {
+                let midpoint = (pose_a.translation + pose_b.translation) * 0.5;
+                return Ok(Some(Toi {
+                    fraction,
+                    normal,
+                    point: midpoint,
+                    separation: 0.0,
+                    status: ToiStatus::OverlappingAtStart,
+                    iterations,
+                    part_a: None,
+                    part_b: None,
+                }));
+            };
+            // Only f32 rounding steps past the contact: it lies between
+            // the last safe time and this one.
+            let toi = bisect(
+                a,
+                b,
+                &mut closest_points,
+                tolerance,
+                safe,
+                fraction,
+                iterations,
+            )?;
+            return Ok(Some(toi));
         };
         let distance = closest.distance;
         if !distance.is_finite()
@@ -185,22 +210,29 @@ pub fn conservative_advancement(
             return Err(ToiError::Overflow);
         }
         normal = normalize_or(closest.point_b - closest.point_a, normal);
-        let point = (closest.point_a + closest.point_b) * 0.5;
+        let report = |status| Toi {
+            fraction,
+            normal,
+            point: (closest.point_a + closest.point_b) * 0.5,
+            separation: distance,
+            status,
+            iterations,
+            part_a: None,
+            part_b: None,
+        };
         if distance <= tolerance {
-            return Ok(Some(report(ToiStatus::Touching, normal, point, distance)));
+            return Ok(Some(report(ToiStatus::Touching)));
         }
         if iterations >= MAX_ADVANCEMENT_ITERATIONS {
-            return Ok(Some(report(
-                ToiStatus::IterationLimit,
-                normal,
-                point,
-                distance,
-            )));
+            return Ok(Some(report(ToiStatus::IterationLimit)));
         }
         let closing = if convex {
+            // The normal speed along `normal`, plus what the true direction
+            // may add (it is off by up to `asin(point_error / distance)`).
             (-normal.dot(&relative_motion)).max(0.0)
+                + relative_speed * (point_error / distance).min(1.0)
         } else {
-            relative_motion.norm()
+            relative_speed
         };
         let bound = closing + swing;
         if bound <= 0.0 {
@@ -210,9 +242,90 @@ pub fn conservative_advancement(
         if fraction + step >= 1.0 {
             return Ok(None); // apart until the end of the step
         }
+        last_safe = Some(Safe {
+            fraction,
+            closest,
+            normal,
+        });
         fraction += step;
         iterations += 1;
     }
+}
+
+/// [`ADVANCEMENT_COORDINATE_ULPS`] ulps of the largest coordinate either
+/// body reaches in the step (metres): how well an f32 distance between
+/// their points is known.
+fn coordinate_floor(a: &SweptBody, b: &SweptBody) -> Real {
+    ADVANCEMENT_COORDINATE_ULPS * Real::EPSILON * a.magnitude().max(b.magnitude())
+}
+
+/// Bisection steps of [`bisect`]: each halves the bracket, and a bracket
+/// that cannot be split further ends it sooner.
+const BISECTION_STEPS: u32 = 32;
+
+/// Where conservative advancement last found the bodies apart: the time,
+/// its closest points (farther apart than the tolerance) and the direction
+/// between them.
+#[derive(Clone, Copy)]
+struct Safe {
+    fraction: Real,
+    closest: ClosestPoints,
+    normal: Vec2,
+}
+
+/// The contact between `safe` and `inside` (intersecting), found by
+/// bisection: the first midpoint within `tolerance` is `Touching`. If none
+/// is found before the bracket stops splitting, the answer is the latest
+/// safe time as [`ToiStatus::IterationLimit`] (apart, never late).
+fn bisect(
+    a: &SweptBody,
+    b: &SweptBody,
+    closest_points: &mut impl FnMut(&Pose, &Pose) -> Option<ClosestPoints>,
+    tolerance: Real,
+    mut safe: Safe,
+    mut inside: Real,
+    mut iterations: u32,
+) -> Result<Toi, ToiError> {
+    let mut status = ToiStatus::IterationLimit;
+    for _ in 0..BISECTION_STEPS {
+        let t = 0.5 * (safe.fraction + inside);
+        if t <= safe.fraction || t >= inside {
+            break;
+        }
+        iterations += 1;
+        let pose_a = a.motion.pose_at(&a.pose, t);
+        let pose_b = b.motion.pose_at(&b.pose, t);
+        let Some(closest) = closest_points(&pose_a, &pose_b) else {
+            inside = t;
+            continue;
+        };
+        if !closest.distance.is_finite()
+            || !is_finite_vec(closest.point_a)
+            || !is_finite_vec(closest.point_b)
+        {
+            return Err(ToiError::Overflow);
+        }
+        let normal = normalize_or(closest.point_b - closest.point_a, safe.normal);
+        safe = Safe {
+            fraction: t,
+            closest,
+            normal,
+        };
+        if closest.distance <= tolerance {
+            status = ToiStatus::Touching;
+            break;
+        }
+    }
+    Ok(Toi {
+        fraction: safe.fraction,
+        normal: safe.normal,
+        point: (safe.closest.point_a + safe.closest.point_b) * 0.5,
+        separation: safe.closest.distance,
+        status,
+        iterations,
+        part_a: None,
+        part_b: None,
+    })
 }
 
 /// Radius about the local origin containing the whole shape (local units).
@@ -320,6 +433,73 @@ mod tests {
         assert_eq!(toi.status, ToiStatus::IterationLimit);
         assert_eq!(toi.iterations, MAX_ADVANCEMENT_ITERATIONS);
         assert!(toi.fraction < 1.0 && toi.separation > 0.0);
+    }
+
+    /// A distance query that rounds: it answers "intersecting" once the
+    /// discs are closer than `blind`. The advancement lands on such a time
+    /// (its target is half the tolerance), and the bisection between the
+    /// last safe time and it must still report real closest points within
+    /// the tolerance, never the midpoint of the origins.
+    #[test]
+    fn a_step_into_contact_is_bisected_back_to_a_touch() {
+        let a = body(0.0, vec2(8.0, 0.0), 0.0, 1.0);
+        let b = body(10.0, vec2(0.0, 0.0), 0.0, 1.0);
+        let tolerance = advancement_tolerance(&a, &b);
+        let blind = 0.9 * tolerance;
+        let mut exact = discs(1.0, 1.0);
+        let mut calls = Vec::new();
+        let toi = conservative_advancement(&a, &b, |pa, pb| {
+            let closest = exact(pa, pb).filter(|c| c.distance >= blind);
+            calls.push(closest.is_some());
+            closest
+        })
+        .unwrap()
+        .unwrap();
+        assert!(
+            calls.contains(&false),
+            "the rounding query never answered \"intersecting\""
+        );
+        assert_eq!(toi.status, ToiStatus::Touching);
+        assert!(toi.separation >= blind && toi.separation <= tolerance);
+        // On the segment between the discs' surfaces, at the reported time.
+        let gap_middle = 8.0 * toi.fraction + 1.0 + 0.5 * toi.separation;
+        assert!((toi.point - vec2(gap_middle, 0.0)).norm() < 1e-5);
+        assert!((toi.normal - vec2(1.0, 0.0)).norm() < 1e-6);
+        assert_eq!(toi.iterations as usize + 1, calls.len());
+    }
+
+    /// Far from the origin the closest points' direction is only known to
+    /// `asin(point_error / d)`; with a fast sideways motion the bound that
+    /// trusts it steps into contact. Here A's exact answers are rotated by
+    /// that worst angle towards the motion, and the advancement must never
+    /// be handed a time where the true discs overlap.
+    #[test]
+    fn a_skewed_direction_never_steps_into_contact() {
+        // A passes B at 40 m/step, sideways to the direction between them
+        // at the touch (centres 0.199 m apart across the motion, radii 0.1).
+        let mut a = body(40.0, vec2(0.0, 40.0), 0.0, 0.1);
+        a.pose.translation.y = -40.0;
+        let b = body(40.199, vec2(0.0, 0.0), 0.0, 0.1);
+        let point_error = coordinate_floor(&a, &b);
+        let mut exact = discs(0.1, 0.1);
+        let toi = conservative_advancement(&a, &b, |pa, pb| {
+            let c = exact(pa, pb);
+            let c = c.expect("stepped into contact");
+            // Tilt the direction by the worst angle, away from the motion,
+            // so the closing speed along it reads low.
+            let angle = (point_error / c.distance).min(1.0).asin();
+            let (sin, cos) = angle.sin_cos();
+            let d = c.point_b - c.point_a;
+            let tilted = vec2(cos * d.x + sin * d.y, -sin * d.x + cos * d.y);
+            Some(ClosestPoints {
+                distance: c.distance,
+                point_a: c.point_a,
+                point_b: c.point_a + tilted,
+            })
+        })
+        .unwrap()
+        .unwrap();
+        assert_eq!(toi.status, ToiStatus::Touching);
     }
 
     #[test]
