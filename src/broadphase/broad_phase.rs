@@ -116,6 +116,22 @@ impl<T: Copy> BroadPhase<T> {
         Ok(reinserted)
     }
 
+    /// True if [`Self::move_proxy`] would keep the proxy of kind `kind`
+    /// whose stored fat box is `stored` (a copy of what
+    /// [`Self::fat_bounds`] returns) where it is: the same decision, from
+    /// the copy, without reading the tree. A caller that keeps such copies
+    /// skips the call for every proxy that stays.
+    #[inline]
+    pub fn keeps(
+        &self,
+        kind: ProxyKind,
+        stored: &Bounds,
+        bounds: &Bounds,
+        displacement: Vec2,
+    ) -> bool {
+        self.tree(kind).keeps(stored, bounds, displacement)
+    }
+
     /// Queues a proxy for pair finding without moving it (e.g. after its
     /// collision filter changed, or a body woke up).
     ///

@@ -225,16 +225,32 @@ impl<T: Copy> DynamicTree<T> {
         let leaf = self.leaf_index(id)?;
         let fat = self.predicted_fat_bounds(&bounds, displacement)?;
         let stored = self.nodes[leaf as usize].bounds;
-        if stored.contains(&bounds) {
-            // Still inside; keep it unless the stored box is far larger than
-            // the one we would build now (after a fast motion stopped).
-            let loose = fat.inflated_unchecked(SHRINK_SLACK * self.margin);
-            if loose.contains(&stored) {
-                return Ok(false);
-            }
+        if self.keeps_fat(&stored, &bounds, &fat) {
+            return Ok(false);
         }
         self.reinsert(leaf, fat);
         Ok(true)
+    }
+
+    /// True if [`Self::move_proxy`] keeps a proxy whose stored box is
+    /// `stored`, for the tight box `bounds` moved by `displacement`: the
+    /// same decision, made from a copy of the stored box without reading
+    /// the tree. False when `move_proxy` would refuse the displacement.
+    #[inline]
+    pub fn keeps(&self, stored: &Bounds, bounds: &Bounds, displacement: Vec2) -> bool {
+        self.predicted_fat_bounds(bounds, displacement)
+            .is_ok_and(|fat| self.keeps_fat(stored, bounds, &fat))
+    }
+
+    /// Still inside the stored box, and the stored box is not far larger
+    /// than the one `move_proxy` would build now (after a fast motion
+    /// stopped).
+    #[inline(always)]
+    fn keeps_fat(&self, stored: &Bounds, bounds: &Bounds, fat: &Bounds) -> bool {
+        stored.contains(bounds)
+            && fat
+                .inflated_unchecked(SHRINK_SLACK * self.margin)
+                .contains(stored)
     }
 
     /// Takes `leaf` out of the tree and puts it back with the box `fat`.

@@ -6,6 +6,7 @@
 
 use super::handles::ColliderHandle;
 use crate::math::{Pose, Real, Vec2};
+use smallvec::SmallVec;
 
 /// How a body moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -113,7 +114,9 @@ pub struct Body {
     pub(crate) awake: bool,
     pub(crate) sleep_time: Real,
     pub(crate) user_data: u64,
-    pub(crate) colliders: Vec<ColliderHandle>,
+    /// Inline for the usual one collider: the step's walks over the awake
+    /// bodies' colliders then read no memory beyond the body.
+    pub(crate) colliders: SmallVec<[ColliderHandle; 1]>,
     /// Thinnest half-size of the solid colliders (m, world, ≥ a slop): a body
     /// moving more than a fraction of it per step is swept continuously.
     pub(crate) min_extent: Real,
@@ -157,7 +160,7 @@ impl Body {
             awake: def.kind != BodyKind::Static,
             sleep_time: 0.0,
             user_data: def.user_data,
-            colliders: Vec::new(),
+            colliders: SmallVec::new(),
             min_extent: super::settings::LINEAR_SLOP,
             max_extent: 0.0,
             solver_index: 0,

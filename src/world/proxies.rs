@@ -13,10 +13,13 @@
 //! its contact map and drops a pair once the two fat boxes stop overlapping
 //! (see `narrowphase.rs`). Sleeping bodies keep their proxies and do not move them.
 
+use super::colliders_now::ColliderTable;
 use super::handles::{BodyKey, ColliderKey};
 use super::sweep::Sweep;
+use super::swept_box::ShapeBoxes;
 use super::swept_box::{circle_swept_bounds, proxy_bounds, swept_bounds};
 use super::{Body, BodyKind, Collider, ColliderHandle, World};
+use crate::broadphase::BroadPhase;
 use crate::broadphase::ProxyKind;
 use crate::math::Vec2;
 use crate::shape::Shape;
@@ -57,52 +60,6 @@ impl World {
             {
                 // A stale id cannot happen (proxies live as long as their collider).
                 let _ = self.broad_phase.move_proxy(id, bounds, Vec2::zeros());
-            }
-        }
-    }
-
-    /// Moves the proxies of the simulated bodies to their swept boxes of the
-    /// step. The colliders' start poses are those of the step's collider
-    /// table (the bodies have not moved since it was filled).
-    #[inline(never)]
-    pub(crate) fn sweep_proxies(&mut self, sweeps: &[Sweep]) {
-        let World {
-            bodies,
-            colliders,
-            broad_phase,
-            scratch,
-            ..
-        } = self;
-        let table = &scratch.colliders_now;
-        let shape_boxes = &mut scratch.shape_boxes;
-        for sweep in sweeps {
-            let Some(body) = bodies.get(sweep.key) else {
-                continue;
-            };
-            let displacement = sweep.center1 - sweep.center0;
-            for handle in &body.colliders {
-                let Some(collider) = colliders.get(handle.key) else {
-                    continue;
-                };
-                let Some(id) = collider.proxy else {
-                    continue;
-                };
-                // The start from the table: the same values `world_box`
-                // computes, or the box remembered from the last step's end.
-                let now = table.get(handle.key);
-                let bounds = match (now, collider.shape.as_ref()) {
-                    (Some(now), Shape::Circle(circle)) if now.circle.is_some() => {
-                        let (center, radius) = now.circle.unwrap_or_default();
-                        circle_swept_bounds(collider, circle, sweep, center, radius)
-                    }
-                    (Some(now), _) => {
-                        shape_boxes.swept_bounds(handle.key, collider, sweep, &now.pose)
-                    }
-                    (None, _) => swept_bounds(collider, sweep),
-                };
-                if let Some(bounds) = bounds {
-                    let _ = broad_phase.move_proxy(id, bounds, displacement);
-                }
             }
         }
     }
@@ -162,4 +119,59 @@ fn may_pair(
     let dynamic = body_a.kind == BodyKind::Dynamic || body_b.kind == BodyKind::Dynamic;
     let moving = body_a.kind != BodyKind::Static || body_b.kind != BodyKind::Static;
     dynamic || ((a.sensor || b.sensor) && moving)
+}
+
+/// Moves each simulated body's proxies to their swept boxes of the step, as
+/// the solver's write-back finishes the body (in the sweeps' order, while
+/// the body is in cache). The colliders' start poses are those of the
+/// step's collider table (the bodies have not moved since it was filled),
+/// and so is the copy of each proxy's stored box: nothing moves a proxy
+/// between the table's refresh and here, so a proxy that stays is decided
+/// without reading the tree.
+pub(crate) struct ProxyMover<'a> {
+    pub colliders: &'a SlotMap<ColliderKey, Collider>,
+    pub table: &'a ColliderTable,
+    pub shape_boxes: &'a mut ShapeBoxes,
+    pub broad_phase: &'a mut BroadPhase<ColliderKey>,
+}
+
+impl ProxyMover<'_> {
+    /// Moves the proxies of `body`, swept by `sweep`.
+    #[inline]
+    pub fn move_body(&mut self, body: &Body, sweep: &Sweep) {
+        let displacement = sweep.center1 - sweep.center0;
+        for handle in &body.colliders {
+            let Some(collider) = self.colliders.get(handle.key) else {
+                continue;
+            };
+            let Some(id) = collider.proxy else {
+                continue;
+            };
+            // The start from the table: the same values `world_box`
+            // computes, or the box remembered from the last step's end.
+            let now = self.table.get(handle.key);
+            let bounds = match (now, collider.shape.as_ref()) {
+                (Some(now), Shape::Circle(circle)) if now.circle.is_some() => {
+                    let (center, radius) = now.circle.unwrap_or_default();
+                    circle_swept_bounds(collider, circle, sweep, center, radius)
+                }
+                (Some(now), _) => self
+                    .shape_boxes
+                    .swept_bounds(handle.key, collider, sweep, &now.pose),
+                (None, _) => swept_bounds(collider, sweep),
+            };
+            let Some(bounds) = bounds else {
+                continue;
+            };
+            if let Some(stored) = now.and_then(|now| now.fat)
+                && self
+                    .broad_phase
+                    .keeps(id.kind(), &stored, &bounds, displacement)
+            {
+                debug_assert_eq!(self.broad_phase.fat_bounds(id), Some(stored));
+                continue;
+            }
+            let _ = self.broad_phase.move_proxy(id, bounds, displacement);
+        }
+    }
 }

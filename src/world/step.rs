@@ -160,9 +160,6 @@ impl World {
         if self.scratch.sweeps.len() > 1 {
             self.shot_grid.invalidate();
         }
-        let sweeps = std::mem::take(&mut self.scratch.sweeps);
-        self.sweep_proxies(sweeps.get(1..).unwrap_or_default());
-        self.scratch.sweeps = sweeps;
         self.continuous_collision();
         self.trace_projectiles(dt);
         self.update_sleep(dt);
@@ -287,9 +284,16 @@ impl World {
         // Write back; a body whose result is not finite keeps its start
         // state and stops (the world never holds a NaN). Each body's sweep
         // is then final: continuous collision's list of fast bodies is
-        // made here, while the body is in cache.
+        // made here, while the body is in cache, and so are its proxies'
+        // swept boxes.
         let ccd = &mut self.scratch.ccd;
         ccd.clear_fast();
+        let mut proxies = super::proxies::ProxyMover {
+            colliders: &self.colliders,
+            table: &self.scratch.colliders_now,
+            shape_boxes: &mut self.scratch.shape_boxes,
+            broad_phase: &mut self.broad_phase,
+        };
         for (index, sweep) in sweeps.iter_mut().enumerate().skip(1) {
             let sb = solver_bodies[index];
             let body = &mut self.bodies[sweep.key];
@@ -319,6 +323,7 @@ impl World {
                 body.angular_velocity = 0.0;
             }
             ccd.mark(index, body, sweep);
+            proxies.move_body(body, sweep);
         }
 
         self.scratch.solver_bodies = solver_bodies;
