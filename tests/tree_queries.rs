@@ -229,10 +229,18 @@ proptest! {
         let tolerance = 2e-4 * magnitude;
         let hit = tree::cast_capsule_tree(&shot, &Pose::IDENTITY, &tree, &pose);
         let moved_hit = tree::cast_capsule_tree(&shot, &world, &tree, &moved);
-        // Skip grazing shots, where rounding may decide hit or miss.
-        let clearance = tree::distance_tree_shape(&tree, &pose, &Shape::Capsule(shot), &Pose::IDENTITY);
+        // Skip shots that graze a leaf, where rounding may decide whether
+        // that leaf is hit: every leaf clears the shot's path, or overlaps
+        // it, by more than the tolerance. (Found by random runs: a path
+        // ending 3e-6 inside a leaf, hit in one frame and missed in the
+        // other; and a path grazing one leaf at 0.53 before it enters
+        // another at 0.999.)
+        let grazing = world_leaves(&tree, &pose).iter().any(|&(_, center, radius)| {
+            let gap = segment_distance(center, shot.a(), shot.b()) - radius - shot.radius();
+            gap.abs() <= tolerance
+        });
         let length = (shot.b() - shot.a()).norm().max(1e-3);
-        if clearance > tolerance || clearance == 0.0 {
+        if !grazing {
             prop_assert_eq!(hit.is_some(), moved_hit.is_some());
             if let (Some(h), Some(m)) = (hit, moved_hit) {
                 prop_assert!((h.fraction - m.fraction).abs() <= 10.0 * tolerance / length, "{} vs {}", h.fraction, m.fraction);
