@@ -78,12 +78,28 @@ pub(crate) struct ColliderTable {
     valid: bool,
     /// The bodies awake at the last refresh, if it found few of them.
     last_awake: Vec<BodyKey>,
+    /// Every live entry's `fat` is its proxy's stored box: true after a
+    /// refresh, kept by [`Self::set_fat`] when the step moves a proxy,
+    /// false after an edit. While true a refresh copies `fat` from the old
+    /// entry instead of reading the broadphase tree.
+    fats_current: bool,
 }
 
 impl ColliderTable {
     /// Marks every entry for recomputing at the next refresh (after an edit).
     pub fn invalidate(&mut self) {
         self.valid = false;
+        self.fats_current = false;
+    }
+
+    /// Records that the proxy of `key` was re-inserted with the stored box
+    /// `fat` (the step's proxy moves, after the narrowphase read the table).
+    pub fn set_fat(&mut self, key: ColliderKey, fat: Option<Bounds>) {
+        if let Some(entry) = self.entries.get_mut(key_slot(key))
+            && entry.version == key_version(key)
+        {
+            entry.fat = fat;
+        }
     }
 
     /// Brings the table up to date with the world's colliders, bodies and
@@ -112,15 +128,21 @@ impl ColliderTable {
                 self.refresh_body(key, colliders, bodies, broad_phase);
             }
         } else {
-            // Every slot below the capacity, reset: vacant slots stay empty.
-            self.entries.clear();
-            self.entries
-                .resize(colliders.capacity() + 1, ColliderNow::EMPTY);
+            if !self.fats_current {
+                // Every slot below the capacity, reset: vacant slots stay
+                // empty. (With no edit since the last refresh the live
+                // colliders and the capacity are the same, and each entry
+                // keeps its stored box for the pass below.)
+                self.entries.clear();
+                self.entries
+                    .resize(colliders.capacity() + 1, ColliderNow::EMPTY);
+            }
             for (key, collider) in colliders {
                 self.refresh_collider(key, collider, bodies, broad_phase);
             }
         }
         self.valid = few;
+        self.fats_current = true;
         self.last_awake.clear();
         if few {
             self.last_awake.extend(awake);
@@ -178,9 +200,21 @@ impl ColliderTable {
             }
             _ => f64::INFINITY,
         };
+        let slot = key_slot(key);
+        let fat = match self.entries.get(slot) {
+            // The copy kept since the last refresh (see `fats_current`).
+            Some(old) if self.fats_current && old.version == key_version(key) => {
+                debug_assert_eq!(
+                    old.fat,
+                    collider.proxy.and_then(|id| broad_phase.fat_bounds(id))
+                );
+                old.fat
+            }
+            _ => collider.proxy.and_then(|id| broad_phase.fat_bounds(id)),
+        };
         let entry = ColliderNow {
             pose,
-            fat: collider.proxy.and_then(|id| broad_phase.fat_bounds(id)),
+            fat,
             circle,
             motion,
             body: key_slot(collider.body.key) as u32,
@@ -192,7 +226,7 @@ impl ColliderTable {
             awake: body.awake,
         };
         // Slots are below the slot count, which the capacity bounds.
-        if let Some(slot) = self.entries.get_mut(key_slot(key)) {
+        if let Some(slot) = self.entries.get_mut(slot) {
             *slot = entry;
         }
     }

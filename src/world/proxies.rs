@@ -127,10 +127,10 @@ fn may_pair(
 /// step's collider table (the bodies have not moved since it was filled),
 /// and so is the copy of each proxy's stored box: nothing moves a proxy
 /// between the table's refresh and here, so a proxy that stays is decided
-/// without reading the tree.
+/// without reading the tree, and a re-inserted one updates the copy.
 pub(crate) struct ProxyMover<'a> {
     pub colliders: &'a SlotMap<ColliderKey, Collider>,
-    pub table: &'a ColliderTable,
+    pub table: &'a mut ColliderTable,
     pub shape_boxes: &'a mut ShapeBoxes,
     pub broad_phase: &'a mut BroadPhase<ColliderKey>,
 }
@@ -171,7 +171,11 @@ impl ProxyMover<'_> {
                 debug_assert_eq!(self.broad_phase.fat_bounds(id), Some(stored));
                 continue;
             }
-            let _ = self.broad_phase.move_proxy(id, bounds, displacement);
+            if let Ok(true) = self.broad_phase.move_proxy(id, bounds, displacement) {
+                // Re-inserted: the table's copy follows.
+                self.table
+                    .set_fat(handle.key, self.broad_phase.fat_bounds(id));
+            }
         }
     }
 }

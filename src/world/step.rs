@@ -290,7 +290,7 @@ impl World {
         ccd.clear_fast();
         let mut proxies = super::proxies::ProxyMover {
             colliders: &self.colliders,
-            table: &self.scratch.colliders_now,
+            table: &mut self.scratch.colliders_now,
             shape_boxes: &mut self.scratch.shape_boxes,
             broad_phase: &mut self.broad_phase,
         };
