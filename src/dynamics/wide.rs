@@ -272,7 +272,7 @@ impl WideContacts {
         macro_rules! fill {
             ($batches:expr) => {{
                 let target = &mut $batches[batch];
-                target.pack_head(lane, index, &head, bodies);
+                target.pack_head(lane, index, &head);
                 for (k, p) in manifold.points.iter().enumerate() {
                     let point = ConstraintPoint::new(
                         a,

@@ -69,12 +69,6 @@ pub(super) struct Batch<const P: usize> {
     normal_y: Lane,
     friction: Lane,
     restitution: Lane,
-    /// Inverse masses and inertias of the lanes' bodies (constant in a step,
-    /// so packed once instead of gathered every pass).
-    inv_mass_a: Lane,
-    inv_inertia_a: Lane,
-    inv_mass_b: Lane,
-    inv_inertia_b: Lane,
     pub(super) points: [WidePoint; P],
 }
 
@@ -88,10 +82,6 @@ impl<const P: usize> Default for Batch<P> {
             normal_y: ZERO,
             friction: ZERO,
             restitution: ZERO,
-            inv_mass_a: ZERO,
-            inv_inertia_a: ZERO,
-            inv_mass_b: ZERO,
-            inv_inertia_b: ZERO,
             points: [WidePoint::default(); P],
         }
     }
@@ -113,17 +103,8 @@ struct WideBody {
 
 impl WideBody {
     #[inline(always)]
-    fn gather(
-        bodies: &[SolverBody],
-        index: &[u32; LANES],
-        inv_mass: Lane,
-        inv_inertia: Lane,
-    ) -> Self {
-        let mut out = WideBody {
-            inv_mass,
-            inv_inertia,
-            ..WideBody::default()
-        };
+    fn gather(bodies: &[SolverBody], index: &[u32; LANES]) -> Self {
+        let mut out = WideBody::default();
         for (l, &i) in index.iter().enumerate() {
             // An empty lane (index `u32::MAX`) or an index past the bodies
             // stands for the fixed body: zero velocity, never written back.
@@ -136,6 +117,10 @@ impl WideBody {
             let c = b.delta_rotation.complex();
             out.cos.0[l] = c.re;
             out.sin.0[l] = c.im;
+            // On the same line as the velocities: gathered with them rather
+            // than stored in every batch, which each pass streams through.
+            out.inv_mass.0[l] = b.inv_mass;
+            out.inv_inertia.0[l] = b.inv_inertia;
         }
         out
     }
@@ -195,20 +180,7 @@ impl WideBody {
 
 impl<const P: usize> Batch<P> {
     /// Fills `lane` with constraint `index`'s shared values.
-    pub(super) fn pack_head(
-        &mut self,
-        lane: usize,
-        index: u32,
-        head: &LaneHead,
-        bodies: &[SolverBody],
-    ) {
-        let fixed = SolverBody::FIXED;
-        let a = bodies.get(head.body_a).unwrap_or(&fixed);
-        let b = bodies.get(head.body_b).unwrap_or(&fixed);
-        self.inv_mass_a.0[lane] = a.inv_mass;
-        self.inv_inertia_a.0[lane] = a.inv_inertia;
-        self.inv_mass_b.0[lane] = b.inv_mass;
-        self.inv_inertia_b.0[lane] = b.inv_inertia;
+    pub(super) fn pack_head(&mut self, lane: usize, index: u32, head: &LaneHead) {
         self.body_a[lane] = head.body_a as u32;
         self.body_b[lane] = head.body_b as u32;
         self.constraint[lane] = index;
@@ -216,8 +188,9 @@ impl<const P: usize> Batch<P> {
         self.normal_y.0[lane] = head.normal.y;
         self.friction.0[lane] = head.friction;
         self.restitution.0[lane] = head.restitution;
-        // The lane's softness is not stored: `solve` picks it from these
-        // inverse masses (the stiffer one where a side cannot move).
+        // Neither the inverse masses nor the softness are stored: every
+        // pass gathers the masses with the velocities, and `solve` picks the
+        // softness from them (the stiffer one where a side cannot move).
     }
 
     /// Fills point `k` of `lane`.
@@ -260,7 +233,7 @@ impl<const P: usize> Batch<P> {
             friction: c.friction,
             restitution: c.restitution,
         };
-        self.pack_head(lane, index, &head, bodies);
+        self.pack_head(lane, index, &head);
         for (k, p) in c.points.iter().enumerate().take(P) {
             self.pack_point(lane, k, p);
         }
@@ -268,8 +241,8 @@ impl<const P: usize> Batch<P> {
 
     #[inline(always)]
     pub(super) fn warm_start(&self, bodies: &mut [SolverBody]) {
-        let mut a = WideBody::gather(bodies, &self.body_a, self.inv_mass_a, self.inv_inertia_a);
-        let mut b = WideBody::gather(bodies, &self.body_b, self.inv_mass_b, self.inv_inertia_b);
+        let mut a = WideBody::gather(bodies, &self.body_a);
+        let mut b = WideBody::gather(bodies, &self.body_b);
         let (nx, ny) = (self.normal_x, self.normal_y);
         for p in &self.points {
             // tangent = -perp(n) = (ny, -nx)
@@ -291,8 +264,8 @@ impl<const P: usize> Batch<P> {
         inv_h: Real,
         use_bias: bool,
     ) {
-        let mut a = WideBody::gather(bodies, &self.body_a, self.inv_mass_a, self.inv_inertia_a);
-        let mut b = WideBody::gather(bodies, &self.body_b, self.inv_mass_b, self.inv_inertia_b);
+        let mut a = WideBody::gather(bodies, &self.body_a);
+        let mut b = WideBody::gather(bodies, &self.body_b);
         let (nx, ny) = (self.normal_x, self.normal_y);
         let inv_h = Lane::splat(inv_h);
         let max_push = Lane::splat(-max_push);
@@ -301,8 +274,8 @@ impl<const P: usize> Batch<P> {
         // never negative).
         let fixed_side =
             |inv_mass: Lane, inv_inertia: Lane| inv_mass.le(ZERO).and(inv_inertia.le(ZERO));
-        let against_fixed = fixed_side(self.inv_mass_a, self.inv_inertia_a)
-            .or(fixed_side(self.inv_mass_b, self.inv_inertia_b));
+        let against_fixed =
+            fixed_side(a.inv_mass, a.inv_inertia).or(fixed_side(b.inv_mass, b.inv_inertia));
         let soft = |pick: fn(&Softness) -> Real| {
             against_fixed.select(
                 Lane::splat(pick(&softness.fixed)),
@@ -371,8 +344,8 @@ impl<const P: usize> Batch<P> {
         if !bouncy.any() {
             return;
         }
-        let mut a = WideBody::gather(bodies, &self.body_a, self.inv_mass_a, self.inv_inertia_a);
-        let mut b = WideBody::gather(bodies, &self.body_b, self.inv_mass_b, self.inv_inertia_b);
+        let mut a = WideBody::gather(bodies, &self.body_a);
+        let mut b = WideBody::gather(bodies, &self.body_b);
         let (nx, ny) = (self.normal_x, self.normal_y);
         let threshold = Lane::splat(-threshold);
         for p in &mut self.points {
