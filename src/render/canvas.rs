@@ -19,7 +19,8 @@ const OFFSCREEN_LIMIT: Real = 1.0e5;
 /// Why a canvas could not be made or saved.
 #[derive(Debug, thiserror::Error)]
 pub enum RenderError {
-    /// The size is zero or larger than [`MAX_CANVAS_SIDE`].
+    /// The size is zero or a side is larger than the canvas limit
+    /// (`MAX_CANVAS_SIDE` px).
     #[error("cannot make a {width}x{height} canvas (each side 1 to {MAX_CANVAS_SIDE} px)")]
     BadSize {
         /// Requested width.

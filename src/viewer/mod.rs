@@ -1,5 +1,5 @@
 //! The debug window (cargo feature `viewer`): the only module that touches
-//! minifb. It runs a [`Simulation`] at its fixed step, draws it with
+//! minifb. It runs a [`crate::scene::Simulation`] at its fixed step, draws it with
 //! [`crate::render`] into a pixel buffer and shows that buffer.
 //!
 //! Keys: space pauses, `.` or `N` steps once, `+`/`-` change the speed,

@@ -2,9 +2,9 @@
 //!
 //! Every `distance_<a>_<b>` function first asks the matching
 //! `intersects_<a>_<b>` predicate and returns `None` when it holds, so by
-//! construction `distance == 0` exactly when [`super::intersects`] is true and
+//! construction `distance == 0` exactly when [`super::intersects()`] is true and
 //! `distance > 0` otherwise (a separated pair whose gap rounds to zero reports
-//! [`MIN_SEPARATION`]). The dispatch mirrors [`super::intersects`]: the same
+//! [`MIN_SEPARATION`]). The dispatch mirrors [`super::intersects()`]: the same
 //! fast paths, the same kind order, one `match` that flips the other order.
 //! A circle tree goes to [`crate::query::tree`]'s branch-and-bound descent,
 //! whose leaf tests are these same functions (for

@@ -8,7 +8,7 @@ use crate::shape::SimplePolygon;
 ///
 /// Uses the even-odd rule on the outline in the polygon's local frame (not the
 /// convex pieces), so points on the diagonals between pieces are never lost to
-/// rounding; [`crate::query::point_inside`] uses the same test.
+/// rounding; [`crate::query::point_inside()`] uses the same test.
 #[inline]
 pub fn intersects_point_simple(point: Vec2, simple: &SimplePolygon, pose: &Pose) -> bool {
     point_in_simple_polygon(pose.inverse_transform_point(point), simple.vertices())

@@ -12,7 +12,7 @@
 //!
 //! Every function here is symmetric: `intersects(a, b) == intersects(b, a)`
 //! bit for bit, because the same-kind pair functions use only symmetric
-//! predicates. [`crate::query::distance`] calls the very same predicates, so
+//! predicates. [`crate::query::distance()`] calls the very same predicates, so
 //! `distance == 0` exactly when `intersects` is true.
 
 mod intersects_aabb_aabb;
