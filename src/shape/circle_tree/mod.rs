@@ -138,11 +138,36 @@ pub struct FlatNode {
 pub struct CircleTree {
     nodes: Vec<TreeNode>,
     leaves: Vec<u32>,
+    /// The leaf discs again, in `leaves` order, as three arrays (centre x,
+    /// centre y, radius; local units): what the world box reads, a lane at
+    /// a time. Derived from `nodes` at construction.
+    leaf_discs: LeafDiscs,
     part_names: Vec<String>,
     depth: u32,
     bounding_radius: Real,
     /// Mass properties of the outline a fitting builder started from.
     source_mass: Option<MassProperties>,
+}
+
+/// A tree's leaf discs as structure of arrays (local units), all of the
+/// same length.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct LeafDiscs {
+    pub x: Vec<Real>,
+    pub y: Vec<Real>,
+    pub radius: Vec<Real>,
+}
+
+impl LeafDiscs {
+    /// The discs of `leaves` (indices into `nodes`).
+    pub(crate) fn of(nodes: &[TreeNode], leaves: &[u32]) -> LeafDiscs {
+        let discs = leaves.iter().map(|&i| &nodes[i as usize]);
+        LeafDiscs {
+            x: discs.clone().map(|n| n.center().x).collect(),
+            y: discs.clone().map(|n| n.center().y).collect(),
+            radius: discs.map(|n| n.radius()).collect(),
+        }
+    }
 }
 
 impl CircleTree {
@@ -212,6 +237,12 @@ impl CircleTree {
     #[inline]
     pub fn leaves(&self) -> &[u32] {
         &self.leaves
+    }
+
+    /// The leaf discs as arrays (centre x, centre y, radius; local units),
+    /// in [`Self::leaves`] order.
+    pub(crate) fn leaf_discs(&self) -> &LeafDiscs {
+        &self.leaf_discs
     }
 
     /// The leaf circles (local frame), in node order.

@@ -153,6 +153,7 @@ pub(crate) fn build(
         })
         .fold(0.0, f64::max);
     Ok(CircleTree {
+        leaf_discs: super::LeafDiscs::of(&tree_nodes, &leaves),
         nodes: tree_nodes,
         leaves,
         part_names,
