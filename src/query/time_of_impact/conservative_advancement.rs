@@ -170,7 +170,7 @@ pub fn conservative_advancement(
     let origins = b.pose.translation - a.pose.translation;
     let mut normal = normalize_or(origins, normalize_or(-relative_motion, Vec2::new(0.0, 1.0)));
     let mut fraction: Real = 0.0;
-    let mut last_safe: Option<Safe> = None;
+    let mut last_safe: Option<Reading> = None;
     let mut iterations = 0;
     loop {
         let pose_a = a.motion.pose_at(&a.pose, fraction);
@@ -202,29 +202,14 @@ pub fn conservative_advancement(
             )?;
             return Ok(Some(toi));
         };
+        let reading = Reading::new(fraction, closest, normal)?;
+        normal = reading.normal;
         let distance = closest.distance;
-        if !distance.is_finite()
-            || !is_finite_vec(closest.point_a)
-            || !is_finite_vec(closest.point_b)
-        {
-            return Err(ToiError::Overflow);
-        }
-        normal = normalize_or(closest.point_b - closest.point_a, normal);
-        let report = |status| Toi {
-            fraction,
-            normal,
-            point: (closest.point_a + closest.point_b) * 0.5,
-            separation: distance,
-            status,
-            iterations,
-            part_a: None,
-            part_b: None,
-        };
         if distance <= tolerance {
-            return Ok(Some(report(ToiStatus::Touching)));
+            return Ok(Some(reading.toi(ToiStatus::Touching, iterations)));
         }
         if iterations >= MAX_ADVANCEMENT_ITERATIONS {
-            return Ok(Some(report(ToiStatus::IterationLimit)));
+            return Ok(Some(reading.toi(ToiStatus::IterationLimit, iterations)));
         }
         let closing = if convex {
             // The normal speed along `normal`, plus what the true direction
@@ -242,11 +227,7 @@ pub fn conservative_advancement(
         if fraction + step >= 1.0 {
             return Ok(None); // apart until the end of the step
         }
-        last_safe = Some(Safe {
-            fraction,
-            closest,
-            normal,
-        });
+        last_safe = Some(reading);
         fraction += step;
         iterations += 1;
     }
@@ -263,30 +244,59 @@ fn coordinate_floor(a: &SweptBody, b: &SweptBody) -> Real {
 /// that cannot be split further ends it sooner.
 const BISECTION_STEPS: u32 = 32;
 
-/// Where conservative advancement last found the bodies apart: the time,
-/// its closest points (farther apart than the tolerance) and the direction
-/// between them.
+/// The closest points at one time of the advancement, checked finite, with
+/// the direction between them (the previous direction where they coincide).
 #[derive(Clone, Copy)]
-struct Safe {
+struct Reading {
     fraction: Real,
     closest: ClosestPoints,
     normal: Vec2,
 }
 
-/// The contact between `safe` and `inside` (intersecting), found by
-/// bisection: the first midpoint within `tolerance` is `Touching`. If none
-/// is found before the bracket stops splitting, the answer is the latest
-/// safe time as [`ToiStatus::IterationLimit`] (apart, never late).
+impl Reading {
+    fn new(fraction: Real, closest: ClosestPoints, previous: Vec2) -> Result<Self, ToiError> {
+        if !closest.distance.is_finite()
+            || !is_finite_vec(closest.point_a)
+            || !is_finite_vec(closest.point_b)
+        {
+            return Err(ToiError::Overflow);
+        }
+        Ok(Reading {
+            fraction,
+            closest,
+            normal: normalize_or(closest.point_b - closest.point_a, previous),
+        })
+    }
+
+    /// The answer at this time: the midpoint of the closest points.
+    fn toi(&self, status: ToiStatus, iterations: u32) -> Toi {
+        Toi {
+            fraction: self.fraction,
+            normal: self.normal,
+            point: (self.closest.point_a + self.closest.point_b) * 0.5,
+            separation: self.closest.distance,
+            status,
+            iterations,
+            part_a: None,
+            part_b: None,
+        }
+    }
+}
+
+/// The contact between `safe` (apart by more than the tolerance) and
+/// `inside` (intersecting), found by bisection: the first midpoint within
+/// `tolerance` is `Touching`. If none is found before the bracket stops
+/// splitting, the answer is the latest safe time as
+/// [`ToiStatus::IterationLimit`] (apart, never late).
 fn bisect(
     a: &SweptBody,
     b: &SweptBody,
     closest_points: &mut impl FnMut(&Pose, &Pose) -> Option<ClosestPoints>,
     tolerance: Real,
-    mut safe: Safe,
+    mut safe: Reading,
     mut inside: Real,
     mut iterations: u32,
 ) -> Result<Toi, ToiError> {
-    let mut status = ToiStatus::IterationLimit;
     for _ in 0..BISECTION_STEPS {
         let t = 0.5 * (safe.fraction + inside);
         if t <= safe.fraction || t >= inside {
@@ -299,33 +309,12 @@ fn bisect(
             inside = t;
             continue;
         };
-        if !closest.distance.is_finite()
-            || !is_finite_vec(closest.point_a)
-            || !is_finite_vec(closest.point_b)
-        {
-            return Err(ToiError::Overflow);
-        }
-        let normal = normalize_or(closest.point_b - closest.point_a, safe.normal);
-        safe = Safe {
-            fraction: t,
-            closest,
-            normal,
-        };
+        safe = Reading::new(t, closest, safe.normal)?;
         if closest.distance <= tolerance {
-            status = ToiStatus::Touching;
-            break;
+            return Ok(safe.toi(ToiStatus::Touching, iterations));
         }
     }
-    Ok(Toi {
-        fraction: safe.fraction,
-        normal: safe.normal,
-        point: (safe.closest.point_a + safe.closest.point_b) * 0.5,
-        separation: safe.closest.distance,
-        status,
-        iterations,
-        part_a: None,
-        part_b: None,
-    })
+    Ok(safe.toi(ToiStatus::IterationLimit, iterations))
 }
 
 /// Radius about the local origin containing the whole shape (local units).
