@@ -20,23 +20,29 @@ use crate::math::{Real, Rot2, Vec2, cross, perp};
 use crate::query::{ContactPoint, FeatureId, Manifold};
 
 /// Per-body state the solver reads and writes.
+///
+/// `repr(C)` and 16-byte aligned: its first 32 bytes are the velocity row
+/// `[v.x, v.y, ω, 1/m]` and the motion row `[Δp.x, Δp.y, cos, sin]`, which
+/// the lane solver loads and stores whole (`body_rows`, which asserts the
+/// offsets).
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[repr(C, align(16))]
 pub struct SolverBody {
     /// Linear velocity of the centre of mass (m/s, world).
     pub linear_velocity: Vec2,
     /// Angular velocity (rad/s, counter-clockwise).
     pub angular_velocity: Real,
+    /// 1 / mass (1/kg); 0 for static and kinematic bodies.
+    pub inv_mass: Real,
     /// Displacement of the centre of mass since the start of the step (m, world).
     pub delta_position: Vec2,
     /// Rotation since the start of the step.
     pub delta_rotation: Rot2,
+    /// 1 / rotational inertia about the centre of mass (1/(kg·m²)); 0 if fixed.
+    pub inv_inertia: Real,
     /// The same rotation as an accumulated angle (radians; may exceed π,
     /// which `delta_rotation` cannot show): what continuous collision sweeps.
     pub delta_angle: Real,
-    /// 1 / mass (1/kg); 0 for static and kinematic bodies.
-    pub inv_mass: Real,
-    /// 1 / rotational inertia about the centre of mass (1/(kg·m²)); 0 if fixed.
-    pub inv_inertia: Real,
 }
 
 impl SolverBody {

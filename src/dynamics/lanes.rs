@@ -6,7 +6,9 @@
 //! halves are independent, so the processor runs them side by side: the
 //! solver, whose every step waits on the one before it, keeps twice the
 //! work in flight (about an eighth less time than four lanes for the trees
-//! of the peer comparison).
+//! of the peer comparison; on the ballpit, four lanes take 1.10 times as
+//! long and sixteen 1.07 times). Bodies are moved into and out of lanes by
+//! `body_rows`.
 //!
 //! `max`/`min` are plain comparisons (`a > b ? a : b`), which is what the
 //! SIMD instructions do; they differ from `f32::max` only for NaN, which

@@ -4,6 +4,7 @@
 //! the world decides which bodies and contacts take part (islands, sleeping)
 //! and in which deterministic order.
 
+mod body_rows;
 mod contact_solver;
 mod lanes;
 mod softness;

@@ -11,6 +11,7 @@
 //!   changes nothing;
 //! - bodies that cannot move (inverse mass and inertia 0) are never written.
 
+use super::body_rows;
 use super::contact_solver::{ConstraintPoint, ContactConstraint, ContactSoftness, SolverBody};
 use super::lanes::{F8, M8};
 use super::softness::Softness;
@@ -104,38 +105,37 @@ struct WideBody {
 impl WideBody {
     #[inline(always)]
     fn gather(bodies: &[SolverBody], index: &[u32; LANES]) -> Self {
-        let mut out = WideBody::default();
-        for (l, &i) in index.iter().enumerate() {
-            // An empty lane (index `u32::MAX`) or an index past the bodies
-            // stands for the fixed body: zero velocity, never written back.
-            let b = bodies.get(i as usize).unwrap_or(&SolverBody::FIXED);
-            out.vx.0[l] = b.linear_velocity.x;
-            out.vy.0[l] = b.linear_velocity.y;
-            out.w.0[l] = b.angular_velocity;
-            out.dpx.0[l] = b.delta_position.x;
-            out.dpy.0[l] = b.delta_position.y;
-            let c = b.delta_rotation.complex();
-            out.cos.0[l] = c.re;
-            out.sin.0[l] = c.im;
-            // On the same line as the velocities: gathered with them rather
-            // than stored in every batch, which each pass streams through.
-            out.inv_mass.0[l] = b.inv_mass;
-            out.inv_inertia.0[l] = b.inv_inertia;
+        // An empty lane (index `u32::MAX`) or an index past the bodies
+        // stands for the fixed body: zero velocity, never written back.
+        let picked: [&SolverBody; LANES] =
+            std::array::from_fn(|l| bodies.get(index[l] as usize).unwrap_or(&SolverBody::FIXED));
+        let rows = body_rows::gather(picked);
+        let mut inv_inertia = ZERO;
+        for (l, b) in picked.iter().enumerate() {
+            inv_inertia.0[l] = b.inv_inertia;
         }
-        out
+        WideBody {
+            vx: rows.vx,
+            vy: rows.vy,
+            w: rows.w,
+            dpx: rows.dpx,
+            dpy: rows.dpy,
+            cos: rows.cos,
+            sin: rows.sin,
+            // In the velocity row: gathered with the velocities rather than
+            // stored in every batch, which each pass streams through.
+            inv_mass: rows.inv_mass,
+            inv_inertia,
+        }
     }
 
     /// Writes the velocities back to the lanes' bodies that can move.
     #[inline(always)]
     fn scatter(&self, bodies: &mut [SolverBody], index: &[u32; LANES]) {
-        for (l, &i) in index.iter().enumerate() {
-            let movable = self.inv_mass.0[l] > 0.0 || self.inv_inertia.0[l] > 0.0;
-            if let (true, Some(b)) = (movable, bodies.get_mut(i as usize)) {
-                b.linear_velocity.x = self.vx.0[l];
-                b.linear_velocity.y = self.vy.0[l];
-                b.angular_velocity = self.w.0[l];
-            }
-        }
+        let velocity = [self.vx, self.vy, self.w, self.inv_mass];
+        body_rows::scatter_velocities(bodies, index, velocity, |l| {
+            self.inv_mass.0[l] > 0.0 || self.inv_inertia.0[l] > 0.0
+        });
     }
 
     /// Adds impulse (`jx`, `jy`) at anchor (`rx`, `ry`) in every lane.

@@ -5,8 +5,9 @@
 //! entries and their solver bodies once per step, scattered over memory
 //! that no longer fits in cache past a few thousand bodies).
 //!
-//! Invariant: a hint never changes a result. It holds the crate's one
-//! `unsafe` block: `_mm_prefetch` is declared with the SSE target feature,
+//! Invariant: a hint never changes a result. Its `unsafe` block (the
+//! crate's only other one is the solver's row transposes,
+//! `dynamics::body_rows`): `_mm_prefetch` is declared with the SSE target feature,
 //! which every x86-64 processor has, and a prefetch neither faults nor
 //! changes what any load or store sees, whatever the address. On other
 //! architectures [`prefetch`] does nothing.
