@@ -24,6 +24,7 @@
 
 mod body;
 mod ccd;
+mod clear_boxes;
 mod collider;
 mod colliders_now;
 mod contact_view;

@@ -20,6 +20,8 @@
 //! come within the margin, so the manifold stays `None`, the pair stays not
 //! touching and nothing else would change.
 
+use super::clear_boxes::clear_of;
+use super::colliders_now::ColliderNow;
 use super::handles::{ColliderHandle, ColliderKey};
 use super::pair_map::NOT_QUIET;
 use super::settings::SPECULATIVE_DISTANCE;
@@ -46,6 +48,7 @@ impl World {
         } = self;
         let table = &mut scratch.colliders_now;
         let leaf_contacts = &mut scratch.leaf_contacts;
+        let shape_boxes = &scratch.shape_boxes;
         let awake = scratch.sweeps.get(1..).unwrap_or_default();
         table.refresh(
             colliders,
@@ -142,6 +145,25 @@ impl World {
                                 leaf_contacts,
                                 &mut pair.manifold,
                             ),
+                        // Boxes far enough apart say what the query would
+                        // (a pair stays while its fat boxes overlap, which
+                        // may be long after the shapes part): each
+                        // collider's box from its last sweep where it
+                        // ended there, else its stored box.
+                        _ if {
+                            let reach = |key: ColliderKey, now: &ColliderNow| {
+                                shape_boxes
+                                    .box_at(key, &now.pose)
+                                    .or_else(|| now.fat.map(|fat| (fat.min(), fat.max())))
+                            };
+                            match (reach(key.0.key, a), reach(key.1.key, b)) {
+                                (Some(box_a), Some(box_b)) => clear_of(box_a, box_b, margin),
+                                _ => false,
+                            }
+                        } =>
+                        {
+                            pair.manifold = None
+                        }
                         (shape_a, shape_b) => contact_with_margin_into(
                             shape_a,
                             &a.pose,

@@ -243,6 +243,25 @@ impl ShapeBoxes {
     }
 }
 
+impl ShapeBoxes {
+    /// The world box (corners, not grown) of the collider with key `key` at
+    /// world pose `pose`, if its last sweep ended there (bit for bit): the
+    /// box `world_box` builds, without building it. `None` otherwise, and
+    /// for a collider never swept (static ones and discs).
+    #[inline]
+    pub fn box_at(&self, key: ColliderKey, pose: &Pose) -> Option<(Vec2, Vec2)> {
+        let entry = self.entries.get(key_slot(key))?;
+        match entry.end {
+            Some((end_pose, min, max))
+                if entry.version == key_version(key) && same_bits(&end_pose, pose) =>
+            {
+                Some((min, max))
+            }
+            _ => None,
+        }
+    }
+}
+
 /// The two poses hold the same bits (so anything computed from them is equal).
 #[inline]
 fn same_bits(a: &Pose, b: &Pose) -> bool {
