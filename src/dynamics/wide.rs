@@ -266,6 +266,7 @@ impl WideContacts {
             normal: manifold.normal,
             friction,
             restitution,
+            inv_inertia: [a.inv_inertia, b.inv_inertia],
         };
         let (lane, batch) = (lane as usize, batch as usize);
         let color = &mut self.colors[color as usize];

@@ -57,6 +57,8 @@ pub(super) struct LaneHead {
     pub friction: Real,
     /// Restitution in [0, 1].
     pub restitution: Real,
+    /// The inverse rotational inertias of bodies A and B (1/(kg·m²)).
+    pub inv_inertia: [Real; 2],
 }
 
 /// [`LANES`] constraints of up to `P` points each, one per lane.
@@ -70,6 +72,8 @@ pub(super) struct Batch<const P: usize> {
     normal_y: Lane,
     friction: Lane,
     restitution: Lane,
+    inv_inertia_a: Lane,
+    inv_inertia_b: Lane,
     pub(super) points: [WidePoint; P],
 }
 
@@ -83,6 +87,8 @@ impl<const P: usize> Default for Batch<P> {
             normal_y: ZERO,
             friction: ZERO,
             restitution: ZERO,
+            inv_inertia_a: ZERO,
+            inv_inertia_b: ZERO,
             points: [WidePoint::default(); P],
         }
     }
@@ -103,17 +109,14 @@ struct WideBody {
 }
 
 impl WideBody {
+    /// The lanes' bodies; `inv_inertia` is the batch's copy of theirs.
     #[inline(always)]
-    fn gather(bodies: &[SolverBody], index: &[u32; LANES]) -> Self {
+    fn gather(bodies: &[SolverBody], index: &[u32; LANES], inv_inertia: Lane) -> Self {
         // An empty lane (index `u32::MAX`) or an index past the bodies
         // stands for the fixed body: zero velocity, never written back.
         let picked: [&SolverBody; LANES] =
             std::array::from_fn(|l| bodies.get(index[l] as usize).unwrap_or(&SolverBody::FIXED));
         let rows = body_rows::gather(picked);
-        let mut inv_inertia = ZERO;
-        for (l, b) in picked.iter().enumerate() {
-            inv_inertia.0[l] = b.inv_inertia;
-        }
         WideBody {
             vx: rows.vx,
             vy: rows.vy,
@@ -122,8 +125,7 @@ impl WideBody {
             dpy: rows.dpy,
             cos: rows.cos,
             sin: rows.sin,
-            // In the velocity row: gathered with the velocities rather than
-            // stored in every batch, which each pass streams through.
+            // In the velocity row: it comes with the velocities for free.
             inv_mass: rows.inv_mass,
             inv_inertia,
         }
@@ -188,9 +190,12 @@ impl<const P: usize> Batch<P> {
         self.normal_y.0[lane] = head.normal.y;
         self.friction.0[lane] = head.friction;
         self.restitution.0[lane] = head.restitution;
-        // Neither the inverse masses nor the softness are stored: every
-        // pass gathers the masses with the velocities, and `solve` picks the
-        // softness from them (the stiffer one where a side cannot move).
+        self.inv_inertia_a.0[lane] = head.inv_inertia[0];
+        self.inv_inertia_b.0[lane] = head.inv_inertia[1];
+        // The inverse inertias are stored (the one body value outside the
+        // rows `body_rows` moves whole); the inverse masses come with the
+        // velocity row, and `solve` picks the softness from both (the
+        // stiffer one where a side cannot move).
     }
 
     /// Fills point `k` of `lane`.
@@ -232,6 +237,8 @@ impl<const P: usize> Batch<P> {
             normal: c.normal,
             friction: c.friction,
             restitution: c.restitution,
+            inv_inertia: [c.body_a, c.body_b]
+                .map(|i| bodies.get(i).map_or(0.0, |body| body.inv_inertia)),
         };
         self.pack_head(lane, index, &head);
         for (k, p) in c.points.iter().enumerate().take(P) {
@@ -241,8 +248,8 @@ impl<const P: usize> Batch<P> {
 
     #[inline(always)]
     pub(super) fn warm_start(&self, bodies: &mut [SolverBody]) {
-        let mut a = WideBody::gather(bodies, &self.body_a);
-        let mut b = WideBody::gather(bodies, &self.body_b);
+        let mut a = WideBody::gather(bodies, &self.body_a, self.inv_inertia_a);
+        let mut b = WideBody::gather(bodies, &self.body_b, self.inv_inertia_b);
         let (nx, ny) = (self.normal_x, self.normal_y);
         for p in &self.points {
             // tangent = -perp(n) = (ny, -nx)
@@ -264,8 +271,8 @@ impl<const P: usize> Batch<P> {
         inv_h: Real,
         use_bias: bool,
     ) {
-        let mut a = WideBody::gather(bodies, &self.body_a);
-        let mut b = WideBody::gather(bodies, &self.body_b);
+        let mut a = WideBody::gather(bodies, &self.body_a, self.inv_inertia_a);
+        let mut b = WideBody::gather(bodies, &self.body_b, self.inv_inertia_b);
         let (nx, ny) = (self.normal_x, self.normal_y);
         let inv_h = Lane::splat(inv_h);
         let max_push = Lane::splat(-max_push);
@@ -344,8 +351,8 @@ impl<const P: usize> Batch<P> {
         if !bouncy.any() {
             return;
         }
-        let mut a = WideBody::gather(bodies, &self.body_a);
-        let mut b = WideBody::gather(bodies, &self.body_b);
+        let mut a = WideBody::gather(bodies, &self.body_a, self.inv_inertia_a);
+        let mut b = WideBody::gather(bodies, &self.body_b, self.inv_inertia_b);
         let (nx, ny) = (self.normal_x, self.normal_y);
         let threshold = Lane::splat(-threshold);
         for p in &mut self.points {
