@@ -60,39 +60,18 @@ pub(super) struct BodyLanes {
     pub sin: F8,
 }
 
-/// The rows of `bodies` (one per lane) as lanes.
-#[inline(always)]
-pub(super) fn gather(bodies: [&SolverBody; N]) -> BodyLanes {
-    #[cfg(target_arch = "x86_64")]
-    {
-        sse::gather(bodies)
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        gather_by_lane(bodies)
-    }
-}
-
-/// Writes velocity lanes `[vx, vy, ω, 1/m]` back: lane `l`'s velocity row
-/// (with the inverse mass, which the solver never changes) into
-/// `bodies[index[l]]` where `write(l)` holds and the index is in range.
-#[inline(always)]
-pub(super) fn scatter_velocities(
-    bodies: &mut [SolverBody],
-    index: &[u32; N],
-    velocity: [F8; 4],
-    write: impl Fn(usize) -> bool,
-) {
-    #[cfg(target_arch = "x86_64")]
-    sse::scatter_velocities(bodies, index, velocity, write);
-    #[cfg(not(target_arch = "x86_64"))]
-    scatter_by_lane(bodies, index, velocity, write);
-}
+// The two moves, by architecture: `gather` (eight bodies' rows into
+// lanes) and `scatter_velocities` (velocity lanes back into the bodies'
+// velocity rows), documented on each implementation.
+#[cfg(not(target_arch = "x86_64"))]
+pub(super) use self::{gather_by_lane as gather, scatter_by_lane as scatter_velocities};
+#[cfg(target_arch = "x86_64")]
+pub(super) use sse::{gather, scatter_velocities};
 
 /// The rows of `bodies` as lanes, one float at a time.
 #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
 #[inline(always)]
-fn gather_by_lane(bodies: [&SolverBody; N]) -> BodyLanes {
+pub(super) fn gather_by_lane(bodies: [&SolverBody; N]) -> BodyLanes {
     let mut out = BodyLanes::default();
     for (l, b) in bodies.iter().enumerate() {
         out.vx.0[l] = b.linear_velocity.x;
@@ -111,7 +90,7 @@ fn gather_by_lane(bodies: [&SolverBody; N]) -> BodyLanes {
 /// [`scatter_velocities`] one float at a time.
 #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
 #[inline(always)]
-fn scatter_by_lane(
+pub(super) fn scatter_by_lane(
     bodies: &mut [SolverBody],
     index: &[u32; N],
     [vx, vy, w, inv_mass]: [F8; 4],
@@ -180,8 +159,9 @@ mod sse {
         unsafe { std::mem::transmute::<F8, [__m128; 2]>(lanes) }
     }
 
+    /// The rows of `bodies` (one per lane) as lanes.
     #[inline(always)]
-    pub(super) fn gather(bodies: [&SolverBody; N]) -> BodyLanes {
+    pub(in super::super) fn gather(bodies: [&SolverBody; N]) -> BodyLanes {
         let rows: [[__m128; 2]; N] =
             std::array::from_fn(|l| [row(bodies[l], 0), row(bodies[l], 1)]);
         let columns = |k: usize, first: usize| {
@@ -206,8 +186,11 @@ mod sse {
         }
     }
 
+    /// Writes velocity lanes `[vx, vy, ω, 1/m]` back: lane `l`'s velocity
+    /// row (with the inverse mass, which the solver never changes) into
+    /// `bodies[index[l]]` where `write(l)` holds and the index is in range.
     #[inline(always)]
-    pub(super) fn scatter_velocities(
+    pub(in super::super) fn scatter_velocities(
         bodies: &mut [SolverBody],
         index: &[u32; N],
         velocity: [F8; 4],
