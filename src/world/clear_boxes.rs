@@ -12,7 +12,34 @@
 //! same margin returns nothing, so passing over changes no result (a test
 //! checks it over boxes, polygons, capsules and discs at every scale).
 
+use super::colliders_now::ColliderNow;
+use super::handles::ColliderKey;
+use super::pair_map::PairKey;
+use super::swept_box::ShapeBoxes;
 use crate::math::{Real, Vec2};
+
+/// [`clear_of`] for a contact pair: each collider's world box from its last
+/// sweep where the sweep ended at its pose now ([`ShapeBoxes::box_at`]),
+/// else its proxy's stored box, which holds the shape too; false when a
+/// collider has neither.
+#[inline]
+pub(crate) fn pair_is_clear(
+    shape_boxes: &ShapeBoxes,
+    (key_a, key_b): &PairKey,
+    a: &ColliderNow,
+    b: &ColliderNow,
+    margin: Real,
+) -> bool {
+    let reach = |key: ColliderKey, now: &ColliderNow| {
+        shape_boxes
+            .box_at(key, &now.pose)
+            .or_else(|| now.fat.map(|fat| (fat.min(), fat.max())))
+    };
+    match (reach(key_a.key, a), reach(key_b.key, b)) {
+        (Some(box_a), Some(box_b)) => clear_of(box_a, box_b, margin),
+        _ => false,
+    }
+}
 
 /// Relative rounding allowed for in [`clear_of`]: twice the 1e-5 of the
 /// coordinates that the box contact's closed form allows for its own.

@@ -19,9 +19,12 @@
 //! the pair is passed over without opening its box: no leaf pair can have
 //! come within the margin, so the manifold stays `None`, the pair stays not
 //! touching and nothing else would change.
+//!
+//! Other pairs whose shapes' boxes are clear of each other by more than the
+//! margin are passed over too ([`super::clear_boxes`]): a pair lives while
+//! its fat boxes overlap, which may be long after its shapes part.
 
-use super::clear_boxes::clear_of;
-use super::colliders_now::ColliderNow;
+use super::clear_boxes::pair_is_clear;
 use super::handles::{ColliderHandle, ColliderKey};
 use super::pair_map::NOT_QUIET;
 use super::settings::SPECULATIVE_DISTANCE;
@@ -145,25 +148,9 @@ impl World {
                                 leaf_contacts,
                                 &mut pair.manifold,
                             ),
-                        // Boxes far enough apart say what the query would
-                        // (a pair stays while its fat boxes overlap, which
-                        // may be long after the shapes part): each
-                        // collider's box from its last sweep where it
-                        // ended there, else its stored box.
-                        _ if {
-                            let reach = |key: ColliderKey, now: &ColliderNow| {
-                                shape_boxes
-                                    .box_at(key, &now.pose)
-                                    .or_else(|| now.fat.map(|fat| (fat.min(), fat.max())))
-                            };
-                            match (reach(key.0.key, a), reach(key.1.key, b)) {
-                                (Some(box_a), Some(box_b)) => clear_of(box_a, box_b, margin),
-                                _ => false,
-                            }
-                        } =>
-                        {
-                            pair.manifold = None
-                        }
+                        // Shapes whose boxes are clear of each other: what
+                        // the query would say, for a few comparisons.
+                        _ if pair_is_clear(shape_boxes, key, a, b, margin) => pair.manifold = None,
                         (shape_a, shape_b) => contact_with_margin_into(
                             shape_a,
                             &a.pose,

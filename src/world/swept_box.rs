@@ -241,9 +241,7 @@ impl ShapeBoxes {
         entry.end = Some((end_pose, end.0, end.1));
         swept_from_boxes(collider, sweep, start, end, entry.bounding_radius)
     }
-}
 
-impl ShapeBoxes {
     /// The world box (corners, not grown) of the collider with key `key` at
     /// world pose `pose`, if its last sweep ended there (bit for bit): the
     /// box `world_box` builds, without building it. `None` otherwise, and
