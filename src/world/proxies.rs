@@ -16,11 +16,9 @@
 use super::colliders_now::ColliderTable;
 use super::handles::{BodyKey, ColliderKey};
 use super::sweep::Sweep;
-use super::swept_box::ShapeBoxes;
-use super::swept_box::{circle_swept_bounds, proxy_bounds, swept_bounds};
+use super::swept_box::{ShapeBoxes, circle_swept_bounds, proxy_bounds, swept_bounds};
 use super::{Body, BodyKind, Collider, ColliderHandle, World};
-use crate::broadphase::BroadPhase;
-use crate::broadphase::ProxyKind;
+use crate::broadphase::{BroadPhase, ProxyKind};
 use crate::math::Vec2;
 use crate::shape::Shape;
 use slotmap::SlotMap;

@@ -215,6 +215,9 @@ impl ShapeBoxes {
         sweep: &Sweep,
         start_pose: &Pose,
     ) -> Option<Bounds> {
+        let start = self
+            .box_at(key, start_pose)
+            .unwrap_or_else(|| world_box(&collider.shape, start_pose));
         let slot = key_slot(key);
         if slot >= self.entries.len() {
             let empty = ShapeBox {
@@ -232,10 +235,6 @@ impl ShapeBoxes {
                 end: None,
             };
         }
-        let start = match entry.end {
-            Some((pose, min, max)) if same_bits(&pose, start_pose) => (min, max),
-            _ => world_box(&collider.shape, start_pose),
-        };
         let end_pose = sweep.end.compose(&collider.local_pose);
         let end = world_box(&collider.shape, &end_pose);
         entry.end = Some((end_pose, end.0, end.1));
