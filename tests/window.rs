@@ -4,6 +4,9 @@
 //! Locks: `circlet view scenes/showcase.ron --frames 120 --screenshot FILE`
 //! opens a window, runs 120 frames, closes by itself and saves a screenshot
 //! that is not blank and shows bodies in their colours.
+//!
+//! Built only with the `viewer` feature (the window and its command).
+#![cfg(feature = "viewer")]
 
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
@@ -46,7 +49,6 @@ fn coloured_pixels(png: &[u8]) -> (usize, [usize; 6], usize) {
     (total, by_hue, (pixmap.width() * pixmap.height()) as usize)
 }
 
-#[cfg(feature = "viewer")]
 #[test]
 fn the_window_shows_the_showcase_and_saves_a_screenshot() {
     if !has_display() {
