@@ -24,21 +24,12 @@ macro_rules! lanes {
         pub struct $name(pub [f32; $n]);
 
         $(#[$mask_doc])*
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-        #[repr(C, align($align))]
-        pub struct $mask(pub [u32; $n]);
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub struct $mask(pub [bool; $n]);
 
-        impl $mask {
-            /// The mask whose lanes are flagged where `flags` is true.
-            #[cfg(test)]
-            pub fn from_flags(flags: [bool; $n]) -> $mask {
-                $mask(flags.map(|f| if f { u32::MAX } else { 0 }))
-            }
-
-            /// Each lane's flag.
-            #[cfg(test)]
-            pub fn flags(self) -> [bool; $n] {
-                self.0.map(|m| m != 0)
+        impl Default for $mask {
+            fn default() -> Self {
+                $mask([false; $n])
             }
         }
 
@@ -78,9 +69,9 @@ macro_rules! lanes {
             /// Lanes where `self > other`.
             #[inline(always)]
             pub fn gt(self, other: $name) -> $mask {
-                let mut out = [0; $n];
+                let mut out = [false; $n];
                 for i in 0..$n {
-                    out[i] = if self.0[i] > other.0[i] { u32::MAX } else { 0 };
+                    out[i] = self.0[i] > other.0[i];
                 }
                 $mask(out)
             }
@@ -88,9 +79,9 @@ macro_rules! lanes {
             /// Lanes where `self <= other`.
             #[inline(always)]
             pub fn le(self, other: $name) -> $mask {
-                let mut out = [0; $n];
+                let mut out = [false; $n];
                 for i in 0..$n {
-                    out[i] = if self.0[i] <= other.0[i] { u32::MAX } else { 0 };
+                    out[i] = self.0[i] <= other.0[i];
                 }
                 $mask(out)
             }
@@ -98,9 +89,9 @@ macro_rules! lanes {
             /// Lanes that are not zero.
             #[inline(always)]
             pub fn nonzero(self) -> $mask {
-                let mut out = [0; $n];
+                let mut out = [false; $n];
                 for i in 0..$n {
-                    out[i] = if self.0[i] != 0.0 { u32::MAX } else { 0 };
+                    out[i] = self.0[i] != 0.0;
                 }
                 $mask(out)
             }
@@ -110,9 +101,9 @@ macro_rules! lanes {
             /// Lanes flagged in both.
             #[inline(always)]
             pub fn and(self, other: $mask) -> $mask {
-                let mut out = [0; $n];
+                let mut out = [false; $n];
                 for i in 0..$n {
-                    out[i] = self.0[i] & other.0[i];
+                    out[i] = self.0[i] && other.0[i];
                 }
                 $mask(out)
             }
@@ -120,9 +111,9 @@ macro_rules! lanes {
             /// Lanes flagged in either.
             #[inline(always)]
             pub fn or(self, other: $mask) -> $mask {
-                let mut out = [0; $n];
+                let mut out = [false; $n];
                 for i in 0..$n {
-                    out[i] = self.0[i] | other.0[i];
+                    out[i] = self.0[i] || other.0[i];
                 }
                 $mask(out)
             }
@@ -130,7 +121,7 @@ macro_rules! lanes {
             /// Some lane is flagged.
             #[inline(always)]
             pub fn any(self) -> bool {
-                self.0.iter().fold(0, |acc, &m| acc | m) != 0
+                self.0.iter().any(|&f| f)
             }
 
             /// `yes` in the flagged lanes, `no` elsewhere.
@@ -138,8 +129,7 @@ macro_rules! lanes {
             pub fn select(self, yes: $name, no: $name) -> $name {
                 let mut out = [0.0; $n];
                 for i in 0..$n {
-                    let m = self.0[i];
-                    out[i] = f32::from_bits((yes.0[i].to_bits() & m) | (no.0[i].to_bits() & !m));
+                    out[i] = if self.0[i] { yes.0[i] } else { no.0[i] };
                 }
                 $name(out)
             }
@@ -200,9 +190,7 @@ macro_rules! lanes {
 lanes!(
     /// Eight `f32` lanes.
     F8,
-    /// Eight lane flags, the result of a comparison: every bit set in a
-    /// flagged lane and none elsewhere, as SIMD comparisons leave them, so
-    /// combining and selecting are bitwise operations with no branches.
+    /// Eight lane flags, the result of a comparison.
     M8,
     8,
     32
@@ -223,35 +211,15 @@ mod tests {
         assert_eq!(a.min(b), F8([0.5, -2.0, -1.0, 0.0, 5.0, -6.0, -7.0, 8.0]));
         assert_eq!(-a, F8([-1.0, 2.0, -3.0, -0.0, -5.0, 6.0, -7.0, -8.0]));
         let m = a.gt(b);
-        assert_eq!(
-            m.flags(),
-            [true, false, true, false, false, false, true, false]
-        );
+        assert_eq!(m, M8([true, false, true, false, false, false, true, false]));
         assert_eq!(m.select(a, b), F8([1.0, 4.0, 3.0, 0.0, 5.0, 6.0, 7.0, 9.0]));
         let le = a.le(b);
+        assert_eq!(le, M8([false, true, false, true, true, true, false, true]));
         assert_eq!(
-            le.flags(),
-            [false, true, false, true, true, true, false, true]
+            a.nonzero(),
+            M8([true, true, true, false, true, true, true, true])
         );
-        assert_eq!(
-            a.nonzero().flags(),
-            [true, true, true, false, true, true, true, true]
-        );
-        assert_eq!(m.and(le), M8::default());
-        assert_eq!(m.or(le), M8::from_flags([true; 8]));
-        // A select copies bits: negative zero and NaN payloads pass unchanged.
-        let odd = F8([
-            -0.0,
-            f32::from_bits(0x7fc0_0001),
-            1.0,
-            2.0,
-            3.0,
-            4.0,
-            5.0,
-            6.0,
-        ]);
-        let picked = M8::from_flags([true; 8]).select(odd, a);
-        assert_eq!(picked.0.map(f32::to_bits), odd.0.map(f32::to_bits));
+        assert_eq!(m.and(le), M8([false; 8]));
         assert!(!m.and(le).any() && le.any());
     }
 }
