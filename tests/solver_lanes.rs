@@ -1,7 +1,8 @@
 //! The contact solver in SIMD lanes (`dynamics::WideContacts`) against the
 //! scalar solver it replaces in the step:
 //! - over random bodies (moving, fixed, kinematic) and random constraints
-//!   of 1 to 4 points that share bodies freely, warm starting and solving
+//!   of 1 to 4 points that share bodies freely, some of them round (see
+//!   `ContactConstraint::round`), warm starting and solving
 //!   in lanes gives bit for bit the bodies and impulses of the scalar
 //!   `warm_start_constraint` / `solve_constraint` run in `solve_order()`
 //!   (with and without bias, several passes, then restitution);
@@ -43,6 +44,7 @@ fn constraint(
     b: usize,
     angle: f32,
     points: &[[f32; 6]],
+    round: bool,
 ) -> ContactConstraint {
     // Every third constraint bounces.
     let restitution = if (a + b).is_multiple_of(3) { 0.5 } else { 0.0 };
@@ -62,6 +64,8 @@ fn constraint(
             // Some points approach fast enough to bounce, some exactly at
             // the threshold, some not.
             relative_velocity: [-3.0 * q[1].abs(), -1.0, 0.5][i % 3],
+            arm_a: q[0],
+            arm_b: q[2],
             id: FeatureId(i as u32),
         })
         .collect();
@@ -73,11 +77,15 @@ fn constraint(
         friction: 0.6,
         restitution,
         against_fixed: fixed(a) || fixed(b),
+        round,
         points,
     }
 }
 
-type Case = (Vec<([f32; 8], u8)>, Vec<(usize, usize, f32, Vec<[f32; 6]>)>);
+type Case = (
+    Vec<([f32; 8], u8)>,
+    Vec<(usize, usize, f32, Vec<[f32; 6]>, bool)>,
+);
 
 fn case() -> impl Strategy<Value = Case> {
     let unit = -2.0f32..2.0;
@@ -90,8 +98,9 @@ fn case() -> impl Strategy<Value = Case> {
             0..n,
             -3.2f32..3.2,
             prop::collection::vec(point, 1..=4),
+            any::<bool>(),
         )
-            .prop_filter("two bodies", |(a, b, _, _)| a != b);
+            .prop_filter("two bodies", |(a, b, _, _, _)| a != b);
         (Just(bodies), prop::collection::vec(c, 0..60))
     })
 }
@@ -104,7 +113,7 @@ proptest! {
         let bodies: Vec<SolverBody> = seeds.iter().map(|(s, k)| body(s, *k)).collect();
         let constraints: Vec<ContactConstraint> = specs
             .iter()
-            .map(|(a, b, angle, pts)| constraint(&bodies, *a, *b, *angle, pts))
+            .map(|(a, b, angle, pts, round)| constraint(&bodies, *a, *b, *angle, pts, *round))
             .collect();
         let settings = ContactSettings::default();
         let softness = ContactSoftness::new(&settings, 1.0 / 240.0);
@@ -196,15 +205,22 @@ fn a_ball_pile_needs_few_colours_and_no_overflow() {
     for r in 0..rows {
         for c in 0..cols {
             if r == 0 {
-                constraints.push(constraint(&bodies, 0, id(c, r), 1.57, &one));
+                constraints.push(constraint(&bodies, 0, id(c, r), 1.57, &one, true));
             }
             if c + 1 < cols {
-                constraints.push(constraint(&bodies, id(c, r), id(c + 1, r), 0.0, &one));
+                constraints.push(constraint(&bodies, id(c, r), id(c + 1, r), 0.0, &one, true));
             }
             if r + 1 < rows {
-                constraints.push(constraint(&bodies, id(c, r), id(c, r + 1), 1.0, &one));
+                constraints.push(constraint(&bodies, id(c, r), id(c, r + 1), 1.0, &one, true));
                 if c + 1 < cols {
-                    constraints.push(constraint(&bodies, id(c, r), id(c + 1, r + 1), 2.0, &one));
+                    constraints.push(constraint(
+                        &bodies,
+                        id(c, r),
+                        id(c + 1, r + 1),
+                        2.0,
+                        &one,
+                        true,
+                    ));
                 }
             }
         }
@@ -221,7 +237,7 @@ fn a_ball_pile_needs_few_colours_and_no_overflow() {
     assert!(wide.color_count() <= 8, "{} colours", wide.color_count());
 }
 
-type ManifoldSpec = (usize, usize, f32, Vec<[f32; 3]>, [f32; 4], f32);
+type ManifoldSpec = (usize, usize, f32, Vec<[f32; 3]>, [f32; 4], f32, bool);
 
 fn manifold_case() -> impl Strategy<Value = (Vec<([f32; 8], u8)>, Vec<ManifoldSpec>)> {
     let unit = -2.0f32..2.0;
@@ -235,6 +251,7 @@ fn manifold_case() -> impl Strategy<Value = (Vec<([f32; 8], u8)>, Vec<ManifoldSp
             prop::collection::vec(prop::array::uniform3(-2.0f32..2.0), 1..=4),
             prop::array::uniform4(-2.0f32..2.0),
             0.0f32..1.0,
+            any::<bool>(),
         )
             .prop_filter("two bodies", |m| m.0 != m.1);
         (Just(bodies), prop::collection::vec(m, 0..40))
@@ -252,7 +269,7 @@ proptest! {
         let warm = |id: FeatureId| (id.0 as f32 * 0.25, id.0 as f32 * -0.125);
         let manifolds: Vec<Manifold> = specs
             .iter()
-            .map(|(_, _, angle, points, _, _)| Manifold {
+            .map(|(_, _, angle, points, _, _, _)| Manifold {
                 normal: Vec2::new(angle.cos(), angle.sin()),
                 points: points
                     .iter()
@@ -271,15 +288,15 @@ proptest! {
         let mut built = WideContacts::default();
         whole.begin(&bodies, &settings, softness);
         built.begin(&bodies, &settings, softness);
-        for ((a, b, _, _, centres, restitution), manifold) in specs.iter().zip(&manifolds) {
+        for ((a, b, _, _, centres, restitution, round), manifold) in specs.iter().zip(&manifolds) {
             let centre_a = Vec2::new(centres[0], centres[1]);
             let centre_b = Vec2::new(centres[2], centres[3]);
             let c = ContactConstraint::new(
-                &bodies, *a, *b, centre_a, centre_b, manifold, 0.6, *restitution, warm,
+                &bodies, *a, *b, centre_a, centre_b, manifold, 0.6, *restitution, *round, warm,
             );
             whole.push_constraint(&bodies, &c);
             built.push_manifold(
-                &bodies, *a, *b, centre_a, centre_b, manifold, 0.6, *restitution, warm,
+                &bodies, *a, *b, centre_a, centre_b, manifold, 0.6, *restitution, *round, warm,
             );
         }
         prop_assert_eq!(whole.solve_order(), built.solve_order());
@@ -291,7 +308,7 @@ proptest! {
             wide.restitution(bodies);
         }
         prop_assert_eq!(&bodies_whole, &bodies_built);
-        for (index, (_, _, _, points, _, _)) in specs.iter().enumerate() {
+        for (index, (_, _, _, points, _, _, _)) in specs.iter().enumerate() {
             for k in 0..points.len() {
                 let (w, b) = (whole.point_impulses(index, k), built.point_impulses(index, k));
                 prop_assert_eq!(w.0.to_bits(), b.0.to_bits());

@@ -110,6 +110,12 @@ pub struct ConstraintPoint {
     pub tangent_mass: Real,
     /// Normal relative velocity at the start of the step (m/s; < 0 approaching).
     pub relative_velocity: Real,
+    /// Of a round constraint (see [`ContactConstraint::round`]): the
+    /// anchors' offsets along the normal (m), so that each anchor is its
+    /// arm times the normal; 0 otherwise.
+    pub arm_a: Real,
+    /// As `arm_a`, for body B.
+    pub arm_b: Real,
     /// Feature id, for matching impulses across steps.
     pub id: FeatureId,
 }
@@ -129,6 +135,14 @@ pub struct ContactConstraint {
     pub restitution: Real,
     /// One side cannot move: solved with the stiffer static softness.
     pub against_fixed: bool,
+    /// Both sides are round at the constraint's single point: each is a
+    /// circle centred on its body's centre of mass, or a body that does not
+    /// move in this step. Its anchors then lie along the normal, so the
+    /// normal has no angular part and the separation does not depend on
+    /// rotation, exactly as for two circles; the point keeps only its arms
+    /// along the normal (see [`ConstraintPoint::arm_a`]). Ignored for a
+    /// constraint of more than one point.
+    pub round: bool,
     /// The points (1 to 4).
     pub points: smallvec::SmallVec<[ConstraintPoint; 4]>,
 }
@@ -177,6 +191,51 @@ impl ConstraintPoint {
                 0.0
             },
             relative_velocity: (velocity_b - velocity_a).dot(&normal),
+            arm_a: 0.0,
+            arm_b: 0.0,
+            id: point.id,
+        }
+    }
+
+    /// The point of a round constraint (see [`ContactConstraint::round`]),
+    /// with the same arguments as [`Self::new`]: the anchors' arms along
+    /// the normal replace their angular parts, which are zero for round
+    /// sides. The anchors are kept as they are, for reading only.
+    #[inline]
+    pub fn new_round(
+        a: &SolverBody,
+        b: &SolverBody,
+        center_a: Vec2,
+        center_b: Vec2,
+        normal: Vec2,
+        point: &ContactPoint,
+        warm: (Real, Real),
+    ) -> ConstraintPoint {
+        let anchor_a = point.point - center_a;
+        let anchor_b = point.point - center_b;
+        let arm_a = anchor_a.dot(&normal);
+        let arm_b = anchor_b.dot(&normal);
+        let k_normal = a.inv_mass + b.inv_mass;
+        let k_tangent = k_normal + a.inv_inertia * arm_a * arm_a + b.inv_inertia * arm_b * arm_b;
+        let (normal_impulse, tangent_impulse) = warm;
+        ConstraintPoint {
+            anchor_a,
+            anchor_b,
+            // A round side's surface does not move as it turns: the
+            // separation changes only with the centres.
+            base_separation: -point.depth,
+            normal_impulse,
+            tangent_impulse,
+            max_normal_impulse: 0.0,
+            normal_mass: if k_normal > 0.0 { 1.0 / k_normal } else { 0.0 },
+            tangent_mass: if k_tangent > 0.0 {
+                1.0 / k_tangent
+            } else {
+                0.0
+            },
+            relative_velocity: (b.linear_velocity - a.linear_velocity).dot(&normal),
+            arm_a,
+            arm_b,
             id: point.id,
         }
     }
@@ -194,7 +253,9 @@ impl SolverBody {
 impl ContactConstraint {
     /// Builds a constraint from a manifold. `center_a`/`center_b` are the
     /// bodies' centres of mass (world) and `warm` returns the impulses stored
-    /// last step for a feature id (normal, tangent), or zeros.
+    /// last step for a feature id (normal, tangent), or zeros. With `round`
+    /// (both sides round, see [`Self::round`]) a one-point manifold makes a
+    /// round constraint.
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         bodies: &[SolverBody],
@@ -205,15 +266,22 @@ impl ContactConstraint {
         manifold: &Manifold,
         friction: Real,
         restitution: Real,
+        round: bool,
         warm: impl Fn(FeatureId) -> (Real, Real),
     ) -> ContactConstraint {
         let a = &bodies[body_a];
         let b = &bodies[body_b];
         let normal = manifold.normal;
+        let round = round && manifold.points.len() == 1;
+        let point = if round {
+            ConstraintPoint::new_round
+        } else {
+            ConstraintPoint::new
+        };
         let points = manifold
             .points
             .iter()
-            .map(|p| ConstraintPoint::new(a, b, center_a, center_b, normal, p, warm(p.id)))
+            .map(|p| point(a, b, center_a, center_b, normal, p, warm(p.id)))
             .collect();
         ContactConstraint {
             body_a,
@@ -222,8 +290,15 @@ impl ContactConstraint {
             friction,
             restitution,
             against_fixed: a.is_fixed() || b.is_fixed(),
+            round,
             points,
         }
+    }
+
+    /// Solved by the round formulas: [`Self::round`] with one point.
+    #[inline]
+    pub fn is_round(&self) -> bool {
+        self.round && self.points.len() == 1
     }
 }
 
@@ -236,14 +311,14 @@ fn apply(bodies: &mut [SolverBody], index: usize, impulse: Vec2, anchor: Vec2) {
 /// The velocities of a constraint's two bodies while its points are solved:
 /// read once, changed point by point, written back once (only to bodies that
 /// can move, so fixed bodies stay untouched).
-struct PairVelocities {
-    a: SolverBody,
-    b: SolverBody,
+pub(super) struct PairVelocities {
+    pub(super) a: SolverBody,
+    pub(super) b: SolverBody,
 }
 
 impl PairVelocities {
     #[inline]
-    fn load(bodies: &[SolverBody], c: &ContactConstraint) -> Self {
+    pub(super) fn load(bodies: &[SolverBody], c: &ContactConstraint) -> Self {
         PairVelocities {
             a: bodies[c.body_a],
             b: bodies[c.body_b],
@@ -267,7 +342,7 @@ impl PairVelocities {
     }
 
     #[inline]
-    fn store(self, bodies: &mut [SolverBody], c: &ContactConstraint) {
+    pub(super) fn store(self, bodies: &mut [SolverBody], c: &ContactConstraint) {
         for (index, body) in [(c.body_a, self.a), (c.body_b, self.b)] {
             if body.inv_mass > 0.0 || body.inv_inertia > 0.0 {
                 bodies[index].linear_velocity = body.linear_velocity;
@@ -286,6 +361,10 @@ pub fn warm_start(bodies: &mut [SolverBody], constraints: &[ContactConstraint]) 
 
 /// Applies one constraint's stored impulses (see [`warm_start`]).
 pub fn warm_start_constraint(bodies: &mut [SolverBody], c: &ContactConstraint) {
+    if c.is_round() {
+        super::round::warm_start_round(bodies, c);
+        return;
+    }
     let tangent = -perp(c.normal);
     for p in &c.points {
         let impulse = c.normal * p.normal_impulse + tangent * p.tangent_impulse;
@@ -347,6 +426,10 @@ pub fn solve_constraint(
     } else {
         softness.moving
     };
+    if c.is_round() {
+        super::round::solve_round(bodies, c, settings, softness, inv_h, use_bias);
+        return;
+    }
     let tangent = -perp(c.normal);
     let mut pair = PairVelocities::load(bodies, c);
     for p in c.points.iter_mut() {
@@ -401,6 +484,10 @@ pub fn apply_restitution(
 ) {
     for c in constraints.iter_mut() {
         if c.restitution == 0.0 {
+            continue;
+        }
+        if c.is_round() {
+            super::round::restitution_round(bodies, c, settings);
             continue;
         }
         let mut pair = PairVelocities::load(bodies, c);

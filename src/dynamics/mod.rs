@@ -7,9 +7,11 @@
 mod body_rows;
 mod contact_solver;
 mod lanes;
+mod round;
 mod softness;
 mod wide;
 mod wide_batch;
+mod wide_round;
 
 pub use contact_solver::{
     ConstraintPoint, ContactConstraint, ContactSettings, ContactSoftness, MAX_ROTATION_PER_SUBSTEP,

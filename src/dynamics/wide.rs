@@ -7,7 +7,8 @@
 //! used yet (static and kinematic bodies are only read, so they never
 //! conflict). Within a colour no two constraints write the same body, so
 //! they can be solved in any order, and at once. A colour's constraints are
-//! packed by point count (1, 2, or up to 4) into batches of [`LANES`], as
+//! packed by point count (1, 2, or up to 4; round constraints, see
+//! `round.rs`, in batches of their own) into batches of [`LANES`], as
 //! they come: the step builds each constraint straight into its lane from
 //! the manifold ([`WideContacts::push_manifold`]), with no intermediate
 //! constraint list. The rare constraint that finds no free colour among
@@ -29,6 +30,7 @@ use super::contact_solver::{
 use super::softness::Softness;
 pub use super::wide_batch::LANES;
 use super::wide_batch::{Batch, LaneHead};
+use super::wide_round::RoundBatch;
 use crate::math::{Real, Vec2};
 use crate::query::{FeatureId, Manifold};
 
@@ -43,16 +45,22 @@ struct ColorBatches {
     one: Vec<Batch<1>>,
     two: Vec<Batch<2>>,
     four: Vec<Batch<4>>,
+    round: Vec<RoundBatch>,
     /// Lanes used in the last batch of each class.
-    fill: [usize; 3],
+    fill: [usize; CLASSES],
 }
+
+/// Batch classes: one, two and up to four points, and round.
+const CLASSES: usize = 4;
+const ROUND: usize = 3;
 
 impl ColorBatches {
     fn clear(&mut self) {
         self.one.clear();
         self.two.clear();
         self.four.clear();
-        self.fill = [LANES; 3];
+        self.round.clear();
+        self.fill = [LANES; CLASSES];
     }
 
     /// The next free lane of `class`: (batch, lane).
@@ -61,14 +69,16 @@ impl ColorBatches {
             match class {
                 0 => self.one.push(Batch::default()),
                 1 => self.two.push(Batch::default()),
-                _ => self.four.push(Batch::default()),
+                2 => self.four.push(Batch::default()),
+                _ => self.round.push(RoundBatch::default()),
             }
             self.fill[class] = 0;
         }
         let batch = match class {
             0 => self.one.len(),
             1 => self.two.len(),
-            _ => self.four.len(),
+            2 => self.four.len(),
+            _ => self.round.len(),
         } - 1;
         let lane = self.fill[class];
         self.fill[class] += 1;
@@ -107,8 +117,11 @@ pub struct WideContacts {
     softness: ContactSoftness,
 }
 
-fn point_class(points: usize) -> usize {
+/// The batch class of a constraint of `points` points (round: see
+/// [`ContactConstraint::is_round`]).
+fn point_class(points: usize, round: bool) -> usize {
     match points {
+        1 if round => ROUND,
         0 | 1 => 0,
         2 => 1,
         _ => 2,
@@ -157,7 +170,14 @@ impl WideContacts {
 
     /// Colours the next constraint, between bodies `a` and `b` with
     /// `points` points, and reserves its lane (or sends it to the overflow).
-    fn place(&mut self, bodies: &[SolverBody], a: usize, b: usize, points: usize) -> Location {
+    fn place(
+        &mut self,
+        bodies: &[SolverBody],
+        a: usize,
+        b: usize,
+        points: usize,
+        round: bool,
+    ) -> Location {
         let movable = |i: usize| bodies.get(i).is_some_and(|body| !body.is_fixed());
         let (move_a, move_b) = (movable(a), movable(b));
         let mut taken = 0u32;
@@ -186,7 +206,7 @@ impl WideContacts {
                 });
             }
             self.used_colors = self.used_colors.max(color + 1);
-            let class = point_class(points);
+            let class = point_class(points, round);
             let (batch, lane) = self.colors[color].reserve(class);
             Location::Lane {
                 color: color as u8,
@@ -202,7 +222,7 @@ impl WideContacts {
     /// Adds a whole constraint (its values are packed as they are).
     pub fn push_constraint(&mut self, bodies: &[SolverBody], c: &ContactConstraint) {
         let index = self.location.len() as u32;
-        match self.place(bodies, c.body_a, c.body_b, c.points.len()) {
+        match self.place(bodies, c.body_a, c.body_b, c.points.len(), c.is_round()) {
             Location::Overflow(_) => self.overflow.push(c.clone()),
             Location::Lane {
                 color,
@@ -212,18 +232,22 @@ impl WideContacts {
             } => {
                 let (lane, batch) = (lane as usize, batch as usize);
                 let color = &mut self.colors[color as usize];
-                match class {
+                match class as usize {
                     0 => color.one[batch].pack(lane, index, c, bodies),
                     1 => color.two[batch].pack(lane, index, c, bodies),
-                    _ => color.four[batch].pack(lane, index, c, bodies),
+                    2 => color.four[batch].pack(lane, index, c, bodies),
+                    _ => {
+                        color.round[batch].pack(lane, index, &LaneHead::of(c, bodies), &c.points[0])
+                    }
                 }
             }
         }
     }
 
     /// Adds the constraint of `manifold` between bodies `body_a` and
-    /// `body_b`, built straight into its lane: the values are exactly those
-    /// of [`ContactConstraint::new`] with the same arguments.
+    /// `body_b`, round or not (see [`ContactConstraint::new`]), built
+    /// straight into its lane: the values are exactly those of
+    /// [`ContactConstraint::new`] with the same arguments.
     #[allow(clippy::too_many_arguments)]
     pub fn push_manifold(
         &mut self,
@@ -235,10 +259,12 @@ impl WideContacts {
         manifold: &Manifold,
         friction: Real,
         restitution: Real,
+        round: bool,
         warm: impl Fn(FeatureId) -> (Real, Real),
     ) {
         let index = self.location.len() as u32;
-        let location = self.place(bodies, body_a, body_b, manifold.points.len());
+        let round = round && manifold.points.len() == 1;
+        let location = self.place(bodies, body_a, body_b, manifold.points.len(), round);
         let Location::Lane {
             color,
             class,
@@ -255,6 +281,7 @@ impl WideContacts {
                 manifold,
                 friction,
                 restitution,
+                round,
                 warm,
             ));
             return;
@@ -288,10 +315,24 @@ impl WideContacts {
                 }
             }};
         }
-        match class {
+        match class as usize {
             0 => fill!(color.one),
             1 => fill!(color.two),
-            _ => fill!(color.four),
+            2 => fill!(color.four),
+            _ => {
+                if let Some(p) = manifold.points.first() {
+                    let point = ConstraintPoint::new_round(
+                        a,
+                        b,
+                        center_a,
+                        center_b,
+                        manifold.normal,
+                        p,
+                        warm(p.id),
+                    );
+                    color.round[batch].pack(lane, index, &head, &point);
+                }
+            }
         }
     }
 
@@ -320,6 +361,10 @@ impl WideContacts {
             color.one.iter().for_each(|batch| batch.warm_start(bodies));
             color.two.iter().for_each(|batch| batch.warm_start(bodies));
             color.four.iter().for_each(|batch| batch.warm_start(bodies));
+            color
+                .round
+                .iter()
+                .for_each(|batch| batch.warm_start(bodies));
         }
         for c in &self.overflow {
             warm_start_constraint(bodies, c);
@@ -338,6 +383,9 @@ impl WideContacts {
                 batch.solve(bodies, softness, max_push, inv_h, use_bias);
             }
             for batch in &mut color.four {
+                batch.solve(bodies, softness, max_push, inv_h, use_bias);
+            }
+            for batch in &mut color.round {
                 batch.solve(bodies, softness, max_push, inv_h, use_bias);
             }
         }
@@ -360,6 +408,9 @@ impl WideContacts {
             for batch in &mut color.four {
                 batch.restitution(bodies, threshold);
             }
+            for batch in &mut color.round {
+                batch.restitution(bodies, threshold);
+            }
         }
         apply_restitution(bodies, &mut self.overflow, &self.settings);
     }
@@ -377,14 +428,15 @@ impl WideContacts {
             }) => {
                 let color = &self.colors[color as usize];
                 let (lane, batch) = (lane as usize, batch as usize);
-                let points = [1, 2, 4][class as usize];
+                let points = [1, 2, 4, 1][class as usize];
                 if k >= points {
                     return (0.0, 0.0, 0.0);
                 }
-                match class {
+                match class as usize {
                     0 => color.one[batch].impulses(lane, k),
                     1 => color.two[batch].impulses(lane, k),
-                    _ => color.four[batch].impulses(lane, k),
+                    2 => color.four[batch].impulses(lane, k),
+                    _ => color.round[batch].impulses(lane),
                 }
             }
             Some(&Location::Overflow(i)) => self.overflow[i as usize]
@@ -425,6 +477,14 @@ impl WideContacts {
             lanes(&color.one, &mut f);
             lanes(&color.two, &mut f);
             lanes(&color.four, &mut f);
+            for batch in &color.round {
+                for (lane, &constraint) in batch.constraint.iter().enumerate() {
+                    if constraint != u32::MAX {
+                        let (normal, tangent, _) = batch.impulses(lane);
+                        f(constraint as usize, 0, normal, tangent);
+                    }
+                }
+            }
         }
         if self.overflow.is_empty() {
             return;
@@ -464,6 +524,9 @@ impl WideContacts {
             lanes(&color.one, &mut out);
             lanes(&color.two, &mut out);
             lanes(&color.four, &mut out);
+            for batch in &color.round {
+                out.extend(batch.constraint.iter().filter(|&&i| i != u32::MAX));
+            }
         }
         out.extend(
             self.location

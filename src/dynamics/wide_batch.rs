@@ -22,10 +22,10 @@ use crate::math::{Real, Vec2};
 /// operations the processor overlaps.
 pub const LANES: usize = 8;
 
-type Lane = F8;
+pub(super) type Lane = F8;
 type Mask = M8;
 
-const ZERO: Lane = Lane::ZERO;
+pub(super) const ZERO: Lane = Lane::ZERO;
 
 /// One contact point in every lane (world frame, see `ConstraintPoint`).
 #[derive(Clone, Copy, Debug, Default)]
@@ -96,22 +96,22 @@ impl<const P: usize> Default for Batch<P> {
 
 /// Velocities and motion of one side of a batch, gathered from the bodies.
 #[derive(Clone, Copy, Debug, Default)]
-struct WideBody {
-    vx: Lane,
-    vy: Lane,
-    w: Lane,
-    dpx: Lane,
-    dpy: Lane,
+pub(super) struct WideBody {
+    pub(super) vx: Lane,
+    pub(super) vy: Lane,
+    pub(super) w: Lane,
+    pub(super) dpx: Lane,
+    pub(super) dpy: Lane,
     cos: Lane,
     sin: Lane,
-    inv_mass: Lane,
-    inv_inertia: Lane,
+    pub(super) inv_mass: Lane,
+    pub(super) inv_inertia: Lane,
 }
 
 impl WideBody {
     /// The lanes' bodies; `inv_inertia` is the batch's copy of theirs.
     #[inline(always)]
-    fn gather(bodies: &[SolverBody], index: &[u32; LANES], inv_inertia: Lane) -> Self {
+    pub(super) fn gather(bodies: &[SolverBody], index: &[u32; LANES], inv_inertia: Lane) -> Self {
         // An empty lane (index `u32::MAX`) or an index past the bodies
         // stands for the fixed body: zero velocity, never written back.
         let picked: [&SolverBody; LANES] =
@@ -133,7 +133,7 @@ impl WideBody {
 
     /// Writes the velocities back to the lanes' bodies that can move.
     #[inline(always)]
-    fn scatter(&self, bodies: &mut [SolverBody], index: &[u32; LANES]) {
+    pub(super) fn scatter(&self, bodies: &mut [SolverBody], index: &[u32; LANES]) {
         let velocity = [self.vx, self.vy, self.w, self.inv_mass];
         body_rows::scatter_velocities(bodies, index, velocity, |l| {
             self.inv_mass.0[l] > 0.0 || self.inv_inertia.0[l] > 0.0
@@ -173,10 +173,87 @@ impl WideBody {
 
     /// Keeps the velocities of `other` in the flagged lanes.
     #[inline(always)]
-    fn take(&mut self, flags: Mask, other: &WideBody) {
+    pub(super) fn take(&mut self, flags: Mask, other: &WideBody) {
         self.vx = flags.select(other.vx, self.vx);
         self.vy = flags.select(other.vy, self.vy);
         self.w = flags.select(other.w, self.w);
+    }
+}
+
+/// The softness of each lane of a batch in one pass: the stiffer one where
+/// a side cannot move (inverse mass and inertia 0, as
+/// `SolverBody::is_fixed`; they are never negative).
+pub(super) struct LaneSoftness {
+    bias_rate: Lane,
+    mass_scale: Lane,
+    impulse_scale: Lane,
+    /// The pass's `1/h` and `-max_push`.
+    inv_h: Lane,
+    max_push: Lane,
+}
+
+impl LaneSoftness {
+    #[inline(always)]
+    pub(super) fn new(
+        a: &WideBody,
+        b: &WideBody,
+        softness: ContactSoftness,
+        max_push: Real,
+        inv_h: Real,
+    ) -> Self {
+        let fixed_side =
+            |inv_mass: Lane, inv_inertia: Lane| inv_mass.le(ZERO).and(inv_inertia.le(ZERO));
+        let against_fixed =
+            fixed_side(a.inv_mass, a.inv_inertia).or(fixed_side(b.inv_mass, b.inv_inertia));
+        let soft = |pick: fn(&Softness) -> Real| {
+            against_fixed.select(
+                Lane::splat(pick(&softness.fixed)),
+                Lane::splat(pick(&softness.moving)),
+            )
+        };
+        LaneSoftness {
+            bias_rate: soft(|s| s.bias_rate),
+            mass_scale: soft(|s| s.mass_scale),
+            impulse_scale: soft(|s| s.impulse_scale),
+            inv_h: Lane::splat(inv_h),
+            max_push: Lane::splat(-max_push),
+        }
+    }
+
+    /// The bias, mass scale and impulse scale of a point at `separation`:
+    /// apart, it may close exactly the gap this substep (speculative);
+    /// overlapping, it is pushed out softly with the bias, not at all
+    /// without.
+    #[inline(always)]
+    pub(super) fn terms(&self, separation: Lane, use_bias: bool) -> (Lane, Lane, Lane) {
+        let apart = separation.gt(ZERO);
+        if use_bias {
+            (
+                apart.select(
+                    separation * self.inv_h,
+                    (self.bias_rate * separation).max(self.max_push),
+                ),
+                apart.select(Lane::ONE, self.mass_scale),
+                apart.select(ZERO, self.impulse_scale),
+            )
+        } else {
+            (apart.select(separation * self.inv_h, ZERO), Lane::ONE, ZERO)
+        }
+    }
+}
+
+impl LaneHead {
+    /// The shared values of constraint `c` over `bodies`.
+    pub(super) fn of(c: &ContactConstraint, bodies: &[SolverBody]) -> Self {
+        LaneHead {
+            body_a: c.body_a,
+            body_b: c.body_b,
+            normal: c.normal,
+            friction: c.friction,
+            restitution: c.restitution,
+            inv_inertia: [c.body_a, c.body_b]
+                .map(|i| bodies.get(i).map_or(0.0, |body| body.inv_inertia)),
+        }
     }
 }
 
@@ -231,16 +308,7 @@ impl<const P: usize> Batch<P> {
                 .iter()
                 .any(|&i| bodies.get(i).is_none_or(SolverBody::is_fixed))
         );
-        let head = LaneHead {
-            body_a: c.body_a,
-            body_b: c.body_b,
-            normal: c.normal,
-            friction: c.friction,
-            restitution: c.restitution,
-            inv_inertia: [c.body_a, c.body_b]
-                .map(|i| bodies.get(i).map_or(0.0, |body| body.inv_inertia)),
-        };
-        self.pack_head(lane, index, &head);
+        self.pack_head(lane, index, &LaneHead::of(c, bodies));
         for (k, p) in c.points.iter().enumerate().take(P) {
             self.pack_point(lane, k, p);
         }
@@ -274,43 +342,14 @@ impl<const P: usize> Batch<P> {
         let mut a = WideBody::gather(bodies, &self.body_a, self.inv_inertia_a);
         let mut b = WideBody::gather(bodies, &self.body_b, self.inv_inertia_b);
         let (nx, ny) = (self.normal_x, self.normal_y);
-        let inv_h = Lane::splat(inv_h);
-        let max_push = Lane::splat(-max_push);
-        // Each lane's softness: the stiffer one where a side cannot move
-        // (inverse mass and inertia 0, as `SolverBody::is_fixed`; they are
-        // never negative).
-        let fixed_side =
-            |inv_mass: Lane, inv_inertia: Lane| inv_mass.le(ZERO).and(inv_inertia.le(ZERO));
-        let against_fixed =
-            fixed_side(a.inv_mass, a.inv_inertia).or(fixed_side(b.inv_mass, b.inv_inertia));
-        let soft = |pick: fn(&Softness) -> Real| {
-            against_fixed.select(
-                Lane::splat(pick(&softness.fixed)),
-                Lane::splat(pick(&softness.moving)),
-            )
-        };
-        let (bias_rate, soft_mass_scale, soft_impulse_scale) = (
-            soft(|s| s.bias_rate),
-            soft(|s| s.mass_scale),
-            soft(|s| s.impulse_scale),
-        );
+        let soft = LaneSoftness::new(&a, &b, softness, max_push, inv_h);
         for p in &mut self.points {
             let (rax, ray, rbx, rby) = (p.anchor_a_x, p.anchor_a_y, p.anchor_b_x, p.anchor_b_y);
             // Current separation from the body deltas within the step.
             let (ax, ay) = a.moved(rax, ray);
             let (bx, by) = b.moved(rbx, rby);
             let separation = (bx - ax) * nx + (by - ay) * ny + p.base_separation;
-            // Speculative (apart): allow closing exactly the gap this substep.
-            let apart = separation.gt(ZERO);
-            let (bias, mass_scale, impulse_scale) = if use_bias {
-                (
-                    apart.select(separation * inv_h, (bias_rate * separation).max(max_push)),
-                    apart.select(Lane::ONE, soft_mass_scale),
-                    apart.select(ZERO, soft_impulse_scale),
-                )
-            } else {
-                (apart.select(separation * inv_h, ZERO), Lane::ONE, ZERO)
-            };
+            let (bias, mass_scale, impulse_scale) = soft.terms(separation, use_bias);
             let (vax, vay) = a.point_velocity(rax, ray);
             let (vbx, vby) = b.point_velocity(rbx, rby);
             let normal_speed = (vbx - vax) * nx + (vby - vay) * ny;

@@ -196,6 +196,12 @@ impl World {
                     && (a.solver_index != 0 || b.solver_index != 0)
                 {
                     let old = &*impulses;
+                    // Round: each side a circle centred on its body's
+                    // centre of mass, or a body the step does not move.
+                    let round = [a, b].iter().all(|side| {
+                        side.solver_index == 0
+                            || side.circle.is_some_and(|(center, _)| center == side.center)
+                    });
                     wide.push_manifold(
                         solver_bodies,
                         a.solver_index as usize,
@@ -205,6 +211,7 @@ impl World {
                         manifold,
                         (a.friction * b.friction).sqrt(),
                         a.restitution.max(b.restitution),
+                        round,
                         |id| {
                             old.iter()
                                 .find(|(stored, _, _)| *stored == id)

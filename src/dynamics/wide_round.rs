@@ -1,0 +1,216 @@
+//! A batch of round constraints in lanes: [`LANES`] one-point constraints
+//! whose sides are both round (see `ContactConstraint::round` and
+//! `round.rs`), one per lane.
+//!
+//! A round point keeps its two arms along the normal instead of two anchor
+//! vectors, and needs neither the bodies' rotations nor an angular part
+//! along the normal: about half the work of a general one-point lane.
+//!
+//! Invariants:
+//! - every lane computes exactly what `round.rs` computes for its
+//!   constraint, given the same body velocities (the same formulas in the
+//!   same order);
+//! - an empty lane has zero mass and no impulse, and changes nothing;
+//! - bodies that cannot move (inverse mass and inertia 0) are never written.
+
+use super::contact_solver::{ConstraintPoint, ContactSoftness, SolverBody};
+use super::wide_batch::{LANES, Lane, LaneHead, LaneSoftness, WideBody, ZERO};
+use crate::math::Real;
+
+/// [`LANES`] round one-point constraints, one per lane.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct RoundBatch {
+    body_a: [u32; LANES],
+    body_b: [u32; LANES],
+    /// Index of the lane's constraint; `u32::MAX` for an empty lane.
+    pub(super) constraint: [u32; LANES],
+    normal_x: Lane,
+    normal_y: Lane,
+    friction: Lane,
+    restitution: Lane,
+    inv_inertia_a: Lane,
+    inv_inertia_b: Lane,
+    /// The anchors' offsets along the normal (m).
+    arm_a: Lane,
+    arm_b: Lane,
+    base_separation: Lane,
+    normal_mass: Lane,
+    tangent_mass: Lane,
+    normal_impulse: Lane,
+    tangent_impulse: Lane,
+    max_normal_impulse: Lane,
+    /// Normal relative velocity at the start of the step (restitution).
+    relative_velocity: Lane,
+}
+
+impl Default for RoundBatch {
+    fn default() -> Self {
+        RoundBatch {
+            body_a: [u32::MAX; LANES],
+            body_b: [u32::MAX; LANES],
+            constraint: [u32::MAX; LANES],
+            normal_x: ZERO,
+            normal_y: ZERO,
+            friction: ZERO,
+            restitution: ZERO,
+            inv_inertia_a: ZERO,
+            inv_inertia_b: ZERO,
+            arm_a: ZERO,
+            arm_b: ZERO,
+            base_separation: ZERO,
+            normal_mass: ZERO,
+            tangent_mass: ZERO,
+            normal_impulse: ZERO,
+            tangent_impulse: ZERO,
+            max_normal_impulse: ZERO,
+            relative_velocity: ZERO,
+        }
+    }
+}
+
+impl RoundBatch {
+    /// Fills `lane` with constraint `index`, of point `p`.
+    #[inline]
+    pub(super) fn pack(&mut self, lane: usize, index: u32, head: &LaneHead, p: &ConstraintPoint) {
+        self.body_a[lane] = head.body_a as u32;
+        self.body_b[lane] = head.body_b as u32;
+        self.constraint[lane] = index;
+        self.normal_x.0[lane] = head.normal.x;
+        self.normal_y.0[lane] = head.normal.y;
+        self.friction.0[lane] = head.friction;
+        self.restitution.0[lane] = head.restitution;
+        self.inv_inertia_a.0[lane] = head.inv_inertia[0];
+        self.inv_inertia_b.0[lane] = head.inv_inertia[1];
+        self.arm_a.0[lane] = p.arm_a;
+        self.arm_b.0[lane] = p.arm_b;
+        self.base_separation.0[lane] = p.base_separation;
+        self.normal_mass.0[lane] = p.normal_mass;
+        self.tangent_mass.0[lane] = p.tangent_mass;
+        self.normal_impulse.0[lane] = p.normal_impulse;
+        self.tangent_impulse.0[lane] = p.tangent_impulse;
+        self.max_normal_impulse.0[lane] = p.max_normal_impulse;
+        self.relative_velocity.0[lane] = p.relative_velocity;
+    }
+
+    /// The bodies of both sides.
+    #[inline(always)]
+    fn gather(&self, bodies: &[SolverBody]) -> (WideBody, WideBody) {
+        (
+            WideBody::gather(bodies, &self.body_a, self.inv_inertia_a),
+            WideBody::gather(bodies, &self.body_b, self.inv_inertia_b),
+        )
+    }
+
+    /// Writes both sides back (only bodies that can move).
+    #[inline(always)]
+    fn scatter(&self, bodies: &mut [SolverBody], a: &WideBody, b: &WideBody) {
+        a.scatter(bodies, &self.body_a);
+        b.scatter(bodies, &self.body_b);
+    }
+
+    #[inline(always)]
+    pub(super) fn warm_start(&self, bodies: &mut [SolverBody]) {
+        let (mut a, mut b) = self.gather(bodies);
+        let (nx, ny) = (self.normal_x, self.normal_y);
+        let (normal, tangent) = (self.normal_impulse, self.tangent_impulse);
+        let jx = nx * normal + ny * tangent;
+        let jy = ny * normal - nx * tangent;
+        a.vx -= jx * a.inv_mass;
+        a.vy -= jy * a.inv_mass;
+        a.w += a.inv_inertia * (self.arm_a * tangent);
+        b.vx += jx * b.inv_mass;
+        b.vy += jy * b.inv_mass;
+        b.w -= b.inv_inertia * (self.arm_b * tangent);
+        self.scatter(bodies, &a, &b);
+    }
+
+    #[inline(always)]
+    pub(super) fn solve(
+        &mut self,
+        bodies: &mut [SolverBody],
+        softness: ContactSoftness,
+        max_push: Real,
+        inv_h: Real,
+        use_bias: bool,
+    ) {
+        let (mut a, mut b) = self.gather(bodies);
+        let (nx, ny) = (self.normal_x, self.normal_y);
+        let soft = LaneSoftness::new(&a, &b, softness, max_push, inv_h);
+        let separation = (b.dpx - a.dpx) * nx + (b.dpy - a.dpy) * ny + self.base_separation;
+        let (bias, mass_scale, impulse_scale) = soft.terms(separation, use_bias);
+        let normal_speed = (b.vx - a.vx) * nx + (b.vy - a.vy) * ny;
+        let impulse = -(self.normal_mass * mass_scale * (normal_speed + bias))
+            - impulse_scale * self.normal_impulse;
+        let accumulated = (self.normal_impulse + impulse).max(ZERO);
+        let applied = accumulated - self.normal_impulse;
+        self.normal_impulse = accumulated;
+        self.max_normal_impulse = self.max_normal_impulse.max(applied);
+        let (jx, jy) = (nx * applied, ny * applied);
+        a.vx -= jx * a.inv_mass;
+        a.vy -= jy * a.inv_mass;
+        b.vx += jx * b.inv_mass;
+        b.vy += jy * b.inv_mass;
+
+        let (tx, ty) = (ny, -nx);
+        let tangent_speed =
+            ((b.vx - a.vx) * tx + (b.vy - a.vy) * ty) + (a.w * self.arm_a - b.w * self.arm_b);
+        let impulse = -(self.tangent_mass * tangent_speed);
+        let limit = self.friction * self.normal_impulse;
+        let accumulated = (self.tangent_impulse + impulse).max(-limit).min(limit);
+        let applied = accumulated - self.tangent_impulse;
+        self.tangent_impulse = accumulated;
+        let (jx, jy) = (tx * applied, ty * applied);
+        a.vx -= jx * a.inv_mass;
+        a.vy -= jy * a.inv_mass;
+        a.w += a.inv_inertia * (self.arm_a * applied);
+        b.vx += jx * b.inv_mass;
+        b.vy += jy * b.inv_mass;
+        b.w -= b.inv_inertia * (self.arm_b * applied);
+        self.scatter(bodies, &a, &b);
+    }
+
+    /// Restitution (see `restitution_round`): lanes without restitution, and
+    /// points that were not approaching faster than `threshold` or carried
+    /// no load, are left exactly as they are.
+    pub(super) fn restitution(&mut self, bodies: &mut [SolverBody], threshold: Real) {
+        let active = self
+            .restitution
+            .nonzero()
+            .and(self.relative_velocity.le(Lane::splat(-threshold)))
+            .and(self.max_normal_impulse.nonzero());
+        if !active.any() {
+            return;
+        }
+        let (mut a, mut b) = self.gather(bodies);
+        let (nx, ny) = (self.normal_x, self.normal_y);
+        let normal_speed = (b.vx - a.vx) * nx + (b.vy - a.vy) * ny;
+        let impulse =
+            -(self.normal_mass * (normal_speed + self.restitution * self.relative_velocity));
+        let accumulated = (self.normal_impulse + impulse).max(ZERO);
+        let applied = accumulated - self.normal_impulse;
+        self.normal_impulse = active.select(accumulated, self.normal_impulse);
+        self.max_normal_impulse = active.select(
+            self.max_normal_impulse.max(applied),
+            self.max_normal_impulse,
+        );
+        let (jx, jy) = (nx * applied, ny * applied);
+        let (mut a2, mut b2) = (a, b);
+        a2.vx -= jx * a2.inv_mass;
+        a2.vy -= jy * a2.inv_mass;
+        b2.vx += jx * b2.inv_mass;
+        b2.vy += jy * b2.inv_mass;
+        a.take(active, &a2);
+        b.take(active, &b2);
+        self.scatter(bodies, &a, &b);
+    }
+
+    /// The accumulated impulses (normal, tangent) and largest normal impulse
+    /// of `lane`'s point.
+    pub(super) fn impulses(&self, lane: usize) -> (Real, Real, Real) {
+        (
+            self.normal_impulse.0[lane],
+            self.tangent_impulse.0[lane],
+            self.max_normal_impulse.0[lane],
+        )
+    }
+}
