@@ -85,7 +85,7 @@ impl Today<'_> {
     /// already in A's frame) to `buffer` when they are within the pad and
     /// then within the margin in the world. A node index past either tree
     /// (a cache handed other trees) is passed over.
-    #[inline]
+    #[inline(always)]
     fn test(&self, a: u32, b: u32, center_b: Vec2, buffer: &mut Vec<LeafContact>) {
         let (Some(leaf_a), Some(leaf_b)) = (
             self.tree_a.nodes().get(a as usize),
