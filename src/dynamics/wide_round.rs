@@ -18,30 +18,41 @@ use super::wide_batch::{LANES, Lane, LaneHead, LaneSoftness, WideBody, ZERO};
 use crate::math::Real;
 
 /// [`LANES`] round one-point constraints, one per lane.
+///
+/// Laid out for the passes that stream the batches, on cache lines of
+/// 64 bytes: warm starting reads the first five lines, solving the first
+/// eight; the values only restitution and the impulses' hand-back read come
+/// last.
 #[derive(Clone, Copy, Debug)]
+#[repr(C, align(64))]
 pub(super) struct RoundBatch {
+    // Warm starting and solving.
     body_a: [u32; LANES],
     body_b: [u32; LANES],
-    /// Index of the lane's constraint; `u32::MAX` for an empty lane.
-    pub(super) constraint: [u32; LANES],
     normal_x: Lane,
     normal_y: Lane,
-    friction: Lane,
-    restitution: Lane,
     inv_inertia_a: Lane,
     inv_inertia_b: Lane,
     /// The anchors' offsets along the normal (m).
     arm_a: Lane,
     arm_b: Lane,
+    normal_impulse: Lane,
+    tangent_impulse: Lane,
+    // Solving.
+    friction: Lane,
     base_separation: Lane,
     normal_mass: Lane,
     tangent_mass: Lane,
-    normal_impulse: Lane,
-    tangent_impulse: Lane,
     max_normal_impulse: Lane,
+    // Restitution and the hand-back.
+    /// Index of the lane's constraint; `u32::MAX` for an empty lane.
+    pub(super) constraint: [u32; LANES],
+    restitution: Lane,
     /// Normal relative velocity at the start of the step (restitution).
     relative_velocity: Lane,
 }
+
+const _: () = assert!(std::mem::size_of::<RoundBatch>() == 9 * 64);
 
 impl Default for RoundBatch {
     fn default() -> Self {
