@@ -9,7 +9,9 @@
 //!   acceleration of rolling without slipping, `(2/3)·g·sin α` for a solid
 //!   disc, and spins at `v / r`, on the floor and on a row of fixed balls;
 //! - two equal balls pressed together side by side, each spinning, trade
-//!   no spin through a frictionless contact.
+//!   no spin through a frictionless contact;
+//! - a ball resting on a kinematic wheel is carried the way the wheel's
+//!   surface moves under it, whichever of the two the pair lists first.
 
 use circlet::math::{Pose, Real, vec2};
 use circlet::shape::{Aabb, Circle};
@@ -148,5 +150,36 @@ fn two_balls_side_by_side_trade_no_spin_without_friction() {
         let body = world.body(*ball).unwrap();
         assert_eq!(body.angular_velocity(), spin);
         assert!(body.pose().translation.y.abs() < 1e-4);
+    }
+}
+
+#[test]
+fn a_wheel_carries_a_ball_the_way_its_surface_moves() {
+    // A wheel of radius 1 turning counter-clockwise: its top moves towards
+    // -x at 2 m/s. Friction drags the ball resting on top that way, at its
+    // lowest point, and so spins it clockwise, as a gear meshing with it.
+    for wheel_first in [true, false] {
+        let mut world = World::new(WorldSettings {
+            sleeping: false,
+            ..WorldSettings::default()
+        })
+        .unwrap();
+        let wheel_def = BodyDef::kinematic(Pose::IDENTITY).with_velocity(vec2(0.0, 0.0), 2.0);
+        let ball_def = BodyDef::dynamic(Pose::from_translation(vec2(0.0, 1.5)));
+        let (wheel, rider) = if wheel_first {
+            let wheel = ball(&mut world, wheel_def, 1.0, 0.6);
+            (wheel, ball(&mut world, ball_def, 0.5, 0.6))
+        } else {
+            let rider = ball(&mut world, ball_def, 0.5, 0.6);
+            (ball(&mut world, wheel_def, 1.0, 0.6), rider)
+        };
+        for _ in 0..5 {
+            world.step(DT).unwrap();
+        }
+        let (wheel, rider) = (world.body(wheel).unwrap(), world.body(rider).unwrap());
+        assert_eq!(wheel.angular_velocity(), 2.0);
+        let (v, w) = (rider.linear_velocity(), rider.angular_velocity());
+        assert!(v.x < -0.1, "wheel first {wheel_first}: v {v:?}");
+        assert!(w < -0.1, "wheel first {wheel_first}: spin {w}");
     }
 }
