@@ -437,18 +437,8 @@ pub fn solve_constraint(
         let moved_a = pair.a.delta_position + (pair.a.delta_rotation * p.anchor_a);
         let moved_b = pair.b.delta_position + (pair.b.delta_rotation * p.anchor_b);
         let separation = (moved_b - moved_a).dot(&c.normal) + p.base_separation;
-        let (bias, mass_scale, impulse_scale) = if separation > 0.0 {
-            // Speculative: allow closing exactly the gap this substep.
-            (separation * inv_h, 1.0, 0.0)
-        } else if use_bias {
-            (
-                (softness.bias_rate * separation).max(-settings.max_push_velocity),
-                softness.mass_scale,
-                softness.impulse_scale,
-            )
-        } else {
-            (0.0, 1.0, 0.0)
-        };
+        let (bias, mass_scale, impulse_scale) =
+            bias_terms(separation, &softness, settings, inv_h, use_bias);
         let dv = pair.relative(p);
         let normal_speed = dv.dot(&c.normal);
         let impulse =
@@ -473,6 +463,30 @@ pub fn solve_constraint(
         pair.apply(p, j);
     }
     pair.store(bodies, c);
+}
+
+/// The bias, mass scale and impulse scale of a point at `separation` (m):
+/// apart, it may close exactly the gap this substep (speculative);
+/// overlapping, it is pushed out softly with the bias, not at all without.
+#[inline(always)]
+pub(super) fn bias_terms(
+    separation: Real,
+    softness: &Softness,
+    settings: &ContactSettings,
+    inv_h: Real,
+    use_bias: bool,
+) -> (Real, Real, Real) {
+    if separation > 0.0 {
+        (separation * inv_h, 1.0, 0.0)
+    } else if use_bias {
+        (
+            (softness.bias_rate * separation).max(-settings.max_push_velocity),
+            softness.mass_scale,
+            softness.impulse_scale,
+        )
+    } else {
+        (0.0, 1.0, 0.0)
+    }
 }
 
 /// Restitution, once after the substeps: points that were approaching faster

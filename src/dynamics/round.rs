@@ -16,7 +16,9 @@
 //! Invariants: the lane solver's round batches compute exactly these
 //! formulas in this order; bodies that cannot move are never written.
 
-use super::contact_solver::{ContactConstraint, ContactSettings, PairVelocities, SolverBody};
+use super::contact_solver::{
+    ContactConstraint, ContactSettings, PairVelocities, SolverBody, bias_terms,
+};
 use super::softness::Softness;
 use crate::math::Real;
 
@@ -28,11 +30,8 @@ pub(super) fn warm_start_round(bodies: &mut [SolverBody], c: &ContactConstraint)
     for p in &c.points {
         let jx = nx * p.normal_impulse + ny * p.tangent_impulse;
         let jy = ny * p.normal_impulse - nx * p.tangent_impulse;
-        a.linear_velocity.x -= jx * a.inv_mass;
-        a.linear_velocity.y -= jy * a.inv_mass;
+        push_linear(a, b, jx, jy);
         a.angular_velocity += a.inv_inertia * (p.arm_a * p.tangent_impulse);
-        b.linear_velocity.x += jx * b.inv_mass;
-        b.linear_velocity.y += jy * b.inv_mass;
         b.angular_velocity -= b.inv_inertia * (p.arm_b * p.tangent_impulse);
     }
     pair.store(bodies, c);
@@ -55,48 +54,28 @@ pub(super) fn solve_round(
         let separation = (b.delta_position.x - a.delta_position.x) * nx
             + (b.delta_position.y - a.delta_position.y) * ny
             + p.base_separation;
-        let (bias, mass_scale, impulse_scale) = if separation > 0.0 {
-            // Speculative: allow closing exactly the gap this substep.
-            (separation * inv_h, 1.0, 0.0)
-        } else if use_bias {
-            (
-                (softness.bias_rate * separation).max(-settings.max_push_velocity),
-                softness.mass_scale,
-                softness.impulse_scale,
-            )
-        } else {
-            (0.0, 1.0, 0.0)
-        };
-        let normal_speed = (b.linear_velocity.x - a.linear_velocity.x) * nx
-            + (b.linear_velocity.y - a.linear_velocity.y) * ny;
+        let (bias, mass_scale, impulse_scale) =
+            bias_terms(separation, &softness, settings, inv_h, use_bias);
+        let normal_speed = relative_speed(a, b, nx, ny);
         let impulse = -(p.normal_mass * mass_scale * (normal_speed + bias))
             - impulse_scale * p.normal_impulse;
         let accumulated = (p.normal_impulse + impulse).max(0.0);
         let applied = accumulated - p.normal_impulse;
         p.normal_impulse = accumulated;
         p.max_normal_impulse = p.max_normal_impulse.max(applied);
-        let (jx, jy) = (nx * applied, ny * applied);
-        a.linear_velocity.x -= jx * a.inv_mass;
-        a.linear_velocity.y -= jy * a.inv_mass;
-        b.linear_velocity.x += jx * b.inv_mass;
-        b.linear_velocity.y += jy * b.inv_mass;
+        push_linear(a, b, nx * applied, ny * applied);
     }
     let (tx, ty) = (ny, -nx);
     for p in c.points.iter_mut() {
-        let tangent_speed = ((b.linear_velocity.x - a.linear_velocity.x) * tx
-            + (b.linear_velocity.y - a.linear_velocity.y) * ty)
+        let tangent_speed = relative_speed(a, b, tx, ty)
             + (a.angular_velocity * p.arm_a - b.angular_velocity * p.arm_b);
         let impulse = -(p.tangent_mass * tangent_speed);
         let limit = c.friction * p.normal_impulse;
         let accumulated = (p.tangent_impulse + impulse).max(-limit).min(limit);
         let applied = accumulated - p.tangent_impulse;
         p.tangent_impulse = accumulated;
-        let (jx, jy) = (tx * applied, ty * applied);
-        a.linear_velocity.x -= jx * a.inv_mass;
-        a.linear_velocity.y -= jy * a.inv_mass;
+        push_linear(a, b, tx * applied, ty * applied);
         a.angular_velocity += a.inv_inertia * (p.arm_a * applied);
-        b.linear_velocity.x += jx * b.inv_mass;
-        b.linear_velocity.y += jy * b.inv_mass;
         b.angular_velocity -= b.inv_inertia * (p.arm_b * applied);
     }
     pair.store(bodies, c);
@@ -115,18 +94,30 @@ pub(super) fn restitution_round(
         if p.relative_velocity > -settings.restitution_threshold || p.max_normal_impulse == 0.0 {
             continue;
         }
-        let normal_speed = (b.linear_velocity.x - a.linear_velocity.x) * nx
-            + (b.linear_velocity.y - a.linear_velocity.y) * ny;
+        let normal_speed = relative_speed(a, b, nx, ny);
         let impulse = -(p.normal_mass * (normal_speed + c.restitution * p.relative_velocity));
         let accumulated = (p.normal_impulse + impulse).max(0.0);
         let applied = accumulated - p.normal_impulse;
         p.normal_impulse = accumulated;
         p.max_normal_impulse = p.max_normal_impulse.max(applied);
-        let (jx, jy) = (nx * applied, ny * applied);
-        a.linear_velocity.x -= jx * a.inv_mass;
-        a.linear_velocity.y -= jy * a.inv_mass;
-        b.linear_velocity.x += jx * b.inv_mass;
-        b.linear_velocity.y += jy * b.inv_mass;
+        push_linear(a, b, nx * applied, ny * applied);
     }
     pair.store(bodies, c);
+}
+
+/// `(v_B − v_A)·(dx, dy)`: the centres' relative speed along a direction.
+#[inline(always)]
+fn relative_speed(a: &SolverBody, b: &SolverBody, dx: Real, dy: Real) -> Real {
+    (b.linear_velocity.x - a.linear_velocity.x) * dx
+        + (b.linear_velocity.y - a.linear_velocity.y) * dy
+}
+
+/// Applies the linear part of impulse (`jx`, `jy`) to B and its opposite
+/// to A.
+#[inline(always)]
+fn push_linear(a: &mut SolverBody, b: &mut SolverBody, jx: Real, jy: Real) {
+    a.linear_velocity.x -= jx * a.inv_mass;
+    a.linear_velocity.y -= jy * a.inv_mass;
+    b.linear_velocity.x += jx * b.inv_mass;
+    b.linear_velocity.y += jy * b.inv_mass;
 }

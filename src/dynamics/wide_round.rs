@@ -126,11 +126,8 @@ impl RoundBatch {
         let (normal, tangent) = (self.normal_impulse, self.tangent_impulse);
         let jx = nx * normal + ny * tangent;
         let jy = ny * normal - nx * tangent;
-        a.vx -= jx * a.inv_mass;
-        a.vy -= jy * a.inv_mass;
+        push_linear(&mut a, &mut b, jx, jy);
         a.w += a.inv_inertia * (self.arm_a * tangent);
-        b.vx += jx * b.inv_mass;
-        b.vy += jy * b.inv_mass;
         b.w -= b.inv_inertia * (self.arm_b * tangent);
         self.scatter(bodies, &a, &b);
     }
@@ -149,33 +146,24 @@ impl RoundBatch {
         let soft = LaneSoftness::new(&a, &b, softness, max_push, inv_h);
         let separation = (b.dpx - a.dpx) * nx + (b.dpy - a.dpy) * ny + self.base_separation;
         let (bias, mass_scale, impulse_scale) = soft.terms(separation, use_bias);
-        let normal_speed = (b.vx - a.vx) * nx + (b.vy - a.vy) * ny;
+        let normal_speed = relative_speed(&a, &b, nx, ny);
         let impulse = -(self.normal_mass * mass_scale * (normal_speed + bias))
             - impulse_scale * self.normal_impulse;
         let accumulated = (self.normal_impulse + impulse).max(ZERO);
         let applied = accumulated - self.normal_impulse;
         self.normal_impulse = accumulated;
         self.max_normal_impulse = self.max_normal_impulse.max(applied);
-        let (jx, jy) = (nx * applied, ny * applied);
-        a.vx -= jx * a.inv_mass;
-        a.vy -= jy * a.inv_mass;
-        b.vx += jx * b.inv_mass;
-        b.vy += jy * b.inv_mass;
+        push_linear(&mut a, &mut b, nx * applied, ny * applied);
 
         let (tx, ty) = (ny, -nx);
-        let tangent_speed =
-            ((b.vx - a.vx) * tx + (b.vy - a.vy) * ty) + (a.w * self.arm_a - b.w * self.arm_b);
+        let tangent_speed = relative_speed(&a, &b, tx, ty) + (a.w * self.arm_a - b.w * self.arm_b);
         let impulse = -(self.tangent_mass * tangent_speed);
         let limit = self.friction * self.normal_impulse;
         let accumulated = (self.tangent_impulse + impulse).max(-limit).min(limit);
         let applied = accumulated - self.tangent_impulse;
         self.tangent_impulse = accumulated;
-        let (jx, jy) = (tx * applied, ty * applied);
-        a.vx -= jx * a.inv_mass;
-        a.vy -= jy * a.inv_mass;
+        push_linear(&mut a, &mut b, tx * applied, ty * applied);
         a.w += a.inv_inertia * (self.arm_a * applied);
-        b.vx += jx * b.inv_mass;
-        b.vy += jy * b.inv_mass;
         b.w -= b.inv_inertia * (self.arm_b * applied);
         self.scatter(bodies, &a, &b);
     }
@@ -194,7 +182,7 @@ impl RoundBatch {
         }
         let (mut a, mut b) = self.gather(bodies);
         let (nx, ny) = (self.normal_x, self.normal_y);
-        let normal_speed = (b.vx - a.vx) * nx + (b.vy - a.vy) * ny;
+        let normal_speed = relative_speed(&a, &b, nx, ny);
         let impulse =
             -(self.normal_mass * (normal_speed + self.restitution * self.relative_velocity));
         let accumulated = (self.normal_impulse + impulse).max(ZERO);
@@ -204,12 +192,8 @@ impl RoundBatch {
             self.max_normal_impulse.max(applied),
             self.max_normal_impulse,
         );
-        let (jx, jy) = (nx * applied, ny * applied);
         let (mut a2, mut b2) = (a, b);
-        a2.vx -= jx * a2.inv_mass;
-        a2.vy -= jy * a2.inv_mass;
-        b2.vx += jx * b2.inv_mass;
-        b2.vy += jy * b2.inv_mass;
+        push_linear(&mut a2, &mut b2, nx * applied, ny * applied);
         a.take(active, &a2);
         b.take(active, &b2);
         self.scatter(bodies, &a, &b);
@@ -224,4 +208,21 @@ impl RoundBatch {
             self.max_normal_impulse.0[lane],
         )
     }
+}
+
+/// `(v_B − v_A)·(dx, dy)` in every lane: the centres' relative speed along
+/// a direction.
+#[inline(always)]
+fn relative_speed(a: &WideBody, b: &WideBody, dx: Lane, dy: Lane) -> Lane {
+    (b.vx - a.vx) * dx + (b.vy - a.vy) * dy
+}
+
+/// Applies the linear part of impulse (`jx`, `jy`) to B and its opposite
+/// to A, in every lane.
+#[inline(always)]
+fn push_linear(a: &mut WideBody, b: &mut WideBody, jx: Lane, jy: Lane) {
+    a.vx -= jx * a.inv_mass;
+    a.vy -= jy * a.inv_mass;
+    b.vx += jx * b.inv_mass;
+    b.vy += jy * b.inv_mass;
 }
