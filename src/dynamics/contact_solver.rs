@@ -111,8 +111,9 @@ pub struct ConstraintPoint {
     /// Normal relative velocity at the start of the step (m/s; < 0 approaching).
     pub relative_velocity: Real,
     /// Of a round constraint (see [`ContactConstraint::round`]): the
-    /// anchors' offsets along the normal (m), so that each anchor is its
-    /// arm times the normal; 0 otherwise.
+    /// anchors' offsets along the normal (m). A round circle's anchor is
+    /// its arm times the normal; the arm of a side that does not move only
+    /// ever meets its zero velocities. 0 for other constraints.
     pub arm_a: Real,
     /// As `arm_a`, for body B.
     pub arm_b: Real,
@@ -137,7 +138,8 @@ pub struct ContactConstraint {
     pub against_fixed: bool,
     /// Both sides are round at the constraint's single point: each is a
     /// circle centred on its body's centre of mass, or a body that does not
-    /// move in this step. Its anchors then lie along the normal, so the
+    /// move in this step (the fixed stand-in of the solver bodies, for
+    /// static and sleeping bodies). Its anchors then lie along the normal, so the
     /// normal has no angular part and the separation does not depend on
     /// rotation, exactly as for two circles; the point keeps only its arms
     /// along the normal (see [`ConstraintPoint::arm_a`]). Ignored for a
