@@ -186,12 +186,8 @@ impl ConstraintPoint {
             normal_impulse,
             tangent_impulse,
             max_normal_impulse: 0.0,
-            normal_mass: if k_normal > 0.0 { 1.0 / k_normal } else { 0.0 },
-            tangent_mass: if k_tangent > 0.0 {
-                1.0 / k_tangent
-            } else {
-                0.0
-            },
+            normal_mass: effective_mass(k_normal),
+            tangent_mass: effective_mass(k_tangent),
             relative_velocity: (velocity_b - velocity_a).dot(&normal),
             arm_a: 0.0,
             arm_b: 0.0,
@@ -229,18 +225,21 @@ impl ConstraintPoint {
             normal_impulse,
             tangent_impulse,
             max_normal_impulse: 0.0,
-            normal_mass: if k_normal > 0.0 { 1.0 / k_normal } else { 0.0 },
-            tangent_mass: if k_tangent > 0.0 {
-                1.0 / k_tangent
-            } else {
-                0.0
-            },
+            normal_mass: effective_mass(k_normal),
+            tangent_mass: effective_mass(k_tangent),
             relative_velocity: (b.linear_velocity - a.linear_velocity).dot(&normal),
             arm_a,
             arm_b,
             id: point.id,
         }
     }
+}
+
+/// The effective mass `1 / k` of a constraint direction whose inverse
+/// mass is `k`; 0 where nothing can move along it (`k` is 0).
+#[inline]
+fn effective_mass(k: Real) -> Real {
+    if k > 0.0 { 1.0 / k } else { 0.0 }
 }
 
 impl SolverBody {

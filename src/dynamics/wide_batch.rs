@@ -180,11 +180,12 @@ impl WideBody {
     }
 }
 
-/// The softness of each lane of a round batch in one pass: the stiffer one
-/// where a side cannot move (inverse mass and inertia 0, as
+/// The softness of each lane of a batch in one pass: the stiffer one where
+/// a side cannot move (inverse mass and inertia 0, as
 /// `SolverBody::is_fixed`; they are never negative). [`Batch::solve`]
-/// computes the same in locals: held in this struct across its loop over
-/// points, they made the pyramid's step 6% slower.
+/// unpacks it into locals before its loop over points: the struct held
+/// across that loop, with [`Self::terms`] called per point, made the
+/// pyramid's step 6% slower; unpacked, the code is the same as written out.
 pub(super) struct LaneSoftness {
     bias_rate: Lane,
     mass_scale: Lane,
@@ -344,26 +345,14 @@ impl<const P: usize> Batch<P> {
         let mut a = WideBody::gather(bodies, &self.body_a, self.inv_inertia_a);
         let mut b = WideBody::gather(bodies, &self.body_b, self.inv_inertia_b);
         let (nx, ny) = (self.normal_x, self.normal_y);
-        let inv_h = Lane::splat(inv_h);
-        let max_push = Lane::splat(-max_push);
-        // Each lane's softness: the stiffer one where a side cannot move
-        // (inverse mass and inertia 0, as `SolverBody::is_fixed`; they are
-        // never negative).
-        let fixed_side =
-            |inv_mass: Lane, inv_inertia: Lane| inv_mass.le(ZERO).and(inv_inertia.le(ZERO));
-        let against_fixed =
-            fixed_side(a.inv_mass, a.inv_inertia).or(fixed_side(b.inv_mass, b.inv_inertia));
-        let soft = |pick: fn(&Softness) -> Real| {
-            against_fixed.select(
-                Lane::splat(pick(&softness.fixed)),
-                Lane::splat(pick(&softness.moving)),
-            )
-        };
-        let (bias_rate, soft_mass_scale, soft_impulse_scale) = (
-            soft(|s| s.bias_rate),
-            soft(|s| s.mass_scale),
-            soft(|s| s.impulse_scale),
-        );
+        // Unpacked into locals (see `LaneSoftness`).
+        let LaneSoftness {
+            bias_rate,
+            mass_scale: soft_mass_scale,
+            impulse_scale: soft_impulse_scale,
+            inv_h,
+            max_push,
+        } = LaneSoftness::new(&a, &b, softness, max_push, inv_h);
         for p in &mut self.points {
             let (rax, ray, rbx, rby) = (p.anchor_a_x, p.anchor_a_y, p.anchor_b_x, p.anchor_b_y);
             // Current separation from the body deltas within the step.
