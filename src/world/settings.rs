@@ -11,8 +11,9 @@ pub const LINEAR_SLOP: Real = 0.005;
 /// solver sees an approaching surface a step early (speculative contacts).
 pub const SPECULATIVE_DISTANCE: Real = 4.0 * LINEAR_SLOP;
 
-/// Broadphase boxes are fattened by this much (m) so small motions do not re-insert.
-pub const AABB_MARGIN: Real = 0.1;
+/// Broadphase boxes are fattened by this much (m) so small motions do not
+/// re-insert: the broadphase's own constant, so the two cannot disagree.
+pub use crate::broadphase::AABB_MARGIN;
 
 /// Settings of a world. Validated by `World::new` and `World::set_settings`.
 #[derive(Clone, Copy, Debug, PartialEq)]
