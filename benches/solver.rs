@@ -11,7 +11,7 @@
 //! constraint; the bodies and impulses carry over from pass to pass.
 
 use circlet::dynamics::{
-    ContactConstraint, ContactSettings, ContactSoftness, SolverBody, WideContacts,
+    BodyTurn, ContactConstraint, ContactSettings, ContactSoftness, SolverBody, WideContacts,
 };
 use circlet::math::{Real, Vec2};
 use circlet::query::{ContactPoint, FeatureId, Manifold};
@@ -24,16 +24,21 @@ const ROWS: usize = 30;
 /// One substep of a 60 Hz step in four.
 const SUBSTEP: Real = 1.0 / 240.0;
 
-/// The pile's solver bodies (index 0 the floor) and ball centres.
-fn bodies() -> (Vec<SolverBody>, Vec<Vec2>) {
+/// The pile's solver bodies (index 0 the floor), their turns and the ball
+/// centres.
+fn bodies() -> (Vec<SolverBody>, Vec<BodyTurn>, Vec<Vec2>) {
     // A solid disc of density 1: m = πr², I = m r² / 2.
     let mass = std::f32::consts::PI * RADIUS * RADIUS;
     let ball = SolverBody {
         inv_mass: 1.0 / mass,
-        inv_inertia: 2.0 / (mass * RADIUS * RADIUS),
         ..SolverBody::FIXED
     };
+    let turn = BodyTurn {
+        inv_inertia: 2.0 / (mass * RADIUS * RADIUS),
+        delta_angle: 0.0,
+    };
     let mut bodies = vec![SolverBody::FIXED];
+    let mut turns = vec![BodyTurn::default()];
     let mut centres = vec![Vec2::zeros()];
     let step_y = 3.0f32.sqrt() * RADIUS;
     for row in 0..ROWS {
@@ -47,14 +52,19 @@ fn bodies() -> (Vec<SolverBody>, Vec<Vec2>) {
             let mut body = ball;
             body.linear_velocity = Vec2::new(0.01 * (column % 3) as Real, -0.05);
             bodies.push(body);
+            turns.push(turn);
             centres.push(centre);
         }
     }
-    (bodies, centres)
+    (bodies, turns, centres)
 }
 
 /// The pile's contacts as constraints, round or general.
-fn constraints(bodies: &[SolverBody], centres: &[Vec2], round: bool) -> Vec<ContactConstraint> {
+fn constraints(
+    (bodies, turns): (&[SolverBody], &[BodyTurn]),
+    centres: &[Vec2],
+    round: bool,
+) -> Vec<ContactConstraint> {
     let id = |column: usize, row: usize| 1 + row * COLUMNS + column;
     let contact = |a: usize, b: usize, normal: Vec2, point: Vec2| {
         let manifold = Manifold {
@@ -70,6 +80,7 @@ fn constraints(bodies: &[SolverBody], centres: &[Vec2], round: bool) -> Vec<Cont
         };
         ContactConstraint::new(
             bodies,
+            turns,
             a,
             b,
             centres[a],
@@ -119,8 +130,8 @@ fn passes(c: &mut Criterion) {
     let settings = ContactSettings::default();
     let softness = ContactSoftness::new(&settings, SUBSTEP);
     for (name, round) in [("round", true), ("general", false)] {
-        let (mut bodies, centres) = bodies();
-        let constraints = constraints(&bodies, &centres, round);
+        let (mut bodies, turns, centres) = bodies();
+        let constraints = constraints((&bodies, &turns), &centres, round);
         let mut wide = WideContacts::default();
         wide.prepare(&bodies, &constraints, &settings, softness);
         group.bench_function(format!("{name}/solve"), |b| {

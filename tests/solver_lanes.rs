@@ -14,32 +14,36 @@
 //! - `solve_order()` lists every constraint exactly once.
 
 use circlet::dynamics::{
-    ConstraintPoint, ContactConstraint, ContactSettings, ContactSoftness, SolverBody, WideContacts,
-    apply_restitution, solve_constraint, warm_start_constraint,
+    BodyTurn, ConstraintPoint, ContactConstraint, ContactSettings, ContactSoftness, SolverBody,
+    WideContacts, apply_restitution, solve_constraint, warm_start_constraint,
 };
 use circlet::math::{Rot2, Vec2};
 use circlet::query::{ContactPoint, FeatureId, Manifold};
 use proptest::prelude::*;
 
-fn body(seed: &[f32; 8], kind: u8) -> SolverBody {
+/// A solver body and its turn (inverse inertia, accumulated angle).
+fn body(seed: &[f32; 8], kind: u8) -> (SolverBody, BodyTurn) {
     let (inv_mass, inv_inertia) = match kind % 4 {
         0 => (0.0, 0.0),                 // static or kinematic
         1 => (seed[6].abs() + 0.1, 0.0), // no rotation
         _ => (seed[6].abs() + 0.1, seed[7].abs() + 0.05),
     };
-    SolverBody {
+    let body = SolverBody {
         linear_velocity: Vec2::new(seed[0], seed[1]),
         angular_velocity: seed[2],
         delta_position: Vec2::new(seed[3] * 0.01, seed[4] * 0.01),
         delta_rotation: Rot2::new(seed[5] * 0.1),
-        delta_angle: seed[5] * 0.1,
         inv_mass,
+    };
+    let turn = BodyTurn {
         inv_inertia,
-    }
+        delta_angle: seed[5] * 0.1,
+    };
+    (body, turn)
 }
 
 fn constraint(
-    bodies: &[SolverBody],
+    (bodies, turns): (&[SolverBody], &[BodyTurn]),
     a: usize,
     b: usize,
     angle: f32,
@@ -69,13 +73,14 @@ fn constraint(
             id: FeatureId(i as u32),
         })
         .collect();
-    let fixed = |i: usize| bodies[i].inv_mass == 0.0 && bodies[i].inv_inertia == 0.0;
+    let fixed = |i: usize| bodies[i].inv_mass == 0.0 && turns[i].inv_inertia == 0.0;
     ContactConstraint {
         body_a: a,
         body_b: b,
         normal,
         friction: 0.6,
         restitution,
+        inv_inertia: [turns[a].inv_inertia, turns[b].inv_inertia],
         against_fixed: fixed(a) || fixed(b),
         round,
         points,
@@ -110,10 +115,12 @@ proptest! {
 
     #[test]
     fn lanes_match_the_scalar_solver_bit_for_bit((seeds, specs) in case()) {
-        let bodies: Vec<SolverBody> = seeds.iter().map(|(s, k)| body(s, *k)).collect();
+        let (bodies, turns): (Vec<SolverBody>, Vec<BodyTurn>) =
+            seeds.iter().map(|(s, k)| body(s, *k)).unzip();
+        let with = (bodies.as_slice(), turns.as_slice());
         let constraints: Vec<ContactConstraint> = specs
             .iter()
-            .map(|(a, b, angle, pts, round)| constraint(&bodies, *a, *b, *angle, pts, *round))
+            .map(|(a, b, angle, pts, round)| constraint(with, *a, *b, *angle, pts, *round))
             .collect();
         let settings = ContactSettings::default();
         let softness = ContactSoftness::new(&settings, 1.0 / 240.0);
@@ -178,7 +185,7 @@ proptest! {
         prop_assert_eq!(handed.iter().filter(|h| h.1 < constraints[h.0].points.len()).count(), expected);
         for (i, (lane, scalar)) in lane_bodies.iter().zip(&scalar_bodies).enumerate() {
             prop_assert_eq!(lane, scalar, "body {}", i);
-            if bodies[i].inv_mass == 0.0 && bodies[i].inv_inertia == 0.0 {
+            if bodies[i].inv_mass == 0.0 && turns[i].inv_inertia == 0.0 {
                 prop_assert_eq!(lane, &bodies[i], "fixed body {} was written", i);
             }
         }
@@ -195,26 +202,32 @@ fn a_ball_pile_needs_few_colours_and_no_overflow() {
     let mut bodies = vec![SolverBody::FIXED];
     let moving = SolverBody {
         inv_mass: 1.0,
-        inv_inertia: 2.0,
         ..SolverBody::FIXED
     };
     bodies.extend(std::iter::repeat_n(moving, cols * rows));
+    let mut turns = vec![BodyTurn::default()];
+    let turning = BodyTurn {
+        inv_inertia: 2.0,
+        delta_angle: 0.0,
+    };
+    turns.extend(std::iter::repeat_n(turning, cols * rows));
+    let with = (bodies.as_slice(), turns.as_slice());
     let id = |c: usize, r: usize| 1 + r * cols + c;
     let mut constraints = Vec::new();
     let one = [[0.0, 0.0, 0.0, 0.0, 0.0, 0.0]];
     for r in 0..rows {
         for c in 0..cols {
             if r == 0 {
-                constraints.push(constraint(&bodies, 0, id(c, r), 1.57, &one, true));
+                constraints.push(constraint(with, 0, id(c, r), 1.57, &one, true));
             }
             if c + 1 < cols {
-                constraints.push(constraint(&bodies, id(c, r), id(c + 1, r), 0.0, &one, true));
+                constraints.push(constraint(with, id(c, r), id(c + 1, r), 0.0, &one, true));
             }
             if r + 1 < rows {
-                constraints.push(constraint(&bodies, id(c, r), id(c, r + 1), 1.0, &one, true));
+                constraints.push(constraint(with, id(c, r), id(c, r + 1), 1.0, &one, true));
                 if c + 1 < cols {
                     constraints.push(constraint(
-                        &bodies,
+                        with,
                         id(c, r),
                         id(c + 1, r + 1),
                         2.0,
@@ -263,7 +276,8 @@ proptest! {
 
     #[test]
     fn constraints_built_in_lanes_equal_whole_ones((seeds, specs) in manifold_case()) {
-        let bodies: Vec<SolverBody> = seeds.iter().map(|(s, k)| body(s, *k)).collect();
+        let (bodies, turns): (Vec<SolverBody>, Vec<BodyTurn>) =
+            seeds.iter().map(|(s, k)| body(s, *k)).unzip();
         let settings = ContactSettings::default();
         let softness = ContactSoftness::new(&settings, 1.0 / 240.0);
         let warm = |id: FeatureId| (id.0 as f32 * 0.25, id.0 as f32 * -0.125);
@@ -292,11 +306,13 @@ proptest! {
             let centre_a = Vec2::new(centres[0], centres[1]);
             let centre_b = Vec2::new(centres[2], centres[3]);
             let c = ContactConstraint::new(
-                &bodies, *a, *b, centre_a, centre_b, manifold, 0.6, *restitution, *round, warm,
+                &bodies, &turns, *a, *b, centre_a, centre_b, manifold, 0.6, *restitution, *round,
+                warm,
             );
             whole.push_constraint(&bodies, &c);
             built.push_manifold(
-                &bodies, *a, *b, centre_a, centre_b, manifold, 0.6, *restitution, *round, warm,
+                &bodies, &turns, *a, *b, centre_a, centre_b, manifold, 0.6, *restitution, *round,
+                warm,
             );
         }
         prop_assert_eq!(whole.solve_order(), built.solve_order());

@@ -1,7 +1,7 @@
 //! Rigid-body dynamics: the soft-step contact solver and its building blocks.
 //!
-//! This layer works on plain arrays of [`SolverBody`] and [`ContactConstraint`];
-//! the world decides which bodies and contacts take part (islands, sleeping)
+//! This layer works on plain arrays of [`SolverBody`] (with the parallel
+//! [`BodyTurn`]s) and [`ContactConstraint`]; the world decides which bodies and contacts take part (islands, sleeping)
 //! and in which deterministic order.
 
 mod body_rows;
@@ -14,9 +14,9 @@ mod wide_batch;
 mod wide_round;
 
 pub use contact_solver::{
-    ConstraintPoint, ContactConstraint, ContactSettings, ContactSoftness, MAX_ROTATION_PER_SUBSTEP,
-    SolverBody, apply_restitution, integrate_positions, solve, solve_constraint, warm_start,
-    warm_start_constraint,
+    BodyTurn, ConstraintPoint, ContactConstraint, ContactSettings, ContactSoftness,
+    MAX_ROTATION_PER_SUBSTEP, SolverBody, apply_restitution, integrate_positions, is_fixed, solve,
+    solve_constraint, warm_start, warm_start_constraint,
 };
 pub use softness::Softness;
 pub use wide::{COLORS, LANES, WideContacts};

@@ -26,13 +26,14 @@ use crate::math::Real;
 pub(super) fn warm_start_round(bodies: &mut [SolverBody], c: &ContactConstraint) {
     let (nx, ny) = (c.normal.x, c.normal.y);
     let mut pair = PairVelocities::load(bodies, c);
+    let [inv_inertia_a, inv_inertia_b] = pair.inv_inertia;
     let (a, b) = (&mut pair.a, &mut pair.b);
     for p in &c.points {
         let jx = nx * p.normal_impulse + ny * p.tangent_impulse;
         let jy = ny * p.normal_impulse - nx * p.tangent_impulse;
         push_linear(a, b, jx, jy);
-        a.angular_velocity += a.inv_inertia * (p.arm_a * p.tangent_impulse);
-        b.angular_velocity -= b.inv_inertia * (p.arm_b * p.tangent_impulse);
+        a.angular_velocity += inv_inertia_a * (p.arm_a * p.tangent_impulse);
+        b.angular_velocity -= inv_inertia_b * (p.arm_b * p.tangent_impulse);
     }
     pair.store(bodies, c);
 }
@@ -49,6 +50,7 @@ pub(super) fn solve_round(
 ) {
     let (nx, ny) = (c.normal.x, c.normal.y);
     let mut pair = PairVelocities::load(bodies, c);
+    let [inv_inertia_a, inv_inertia_b] = pair.inv_inertia;
     let (a, b) = (&mut pair.a, &mut pair.b);
     for p in c.points.iter_mut() {
         let separation = (b.delta_position.x - a.delta_position.x) * nx
@@ -75,8 +77,8 @@ pub(super) fn solve_round(
         let applied = accumulated - p.tangent_impulse;
         p.tangent_impulse = accumulated;
         push_linear(a, b, tx * applied, ty * applied);
-        a.angular_velocity += a.inv_inertia * (p.arm_a * applied);
-        b.angular_velocity -= b.inv_inertia * (p.arm_b * applied);
+        a.angular_velocity += inv_inertia_a * (p.arm_a * applied);
+        b.angular_velocity -= inv_inertia_b * (p.arm_b * applied);
     }
     pair.store(bodies, c);
 }

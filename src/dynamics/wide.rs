@@ -24,8 +24,8 @@
 //! - bodies that cannot move (inverse mass and inertia 0) are never written.
 
 use super::contact_solver::{
-    ConstraintPoint, ContactConstraint, ContactSettings, ContactSoftness, SolverBody,
-    apply_restitution, solve_constraint, warm_start_constraint,
+    BodyTurn, ConstraintPoint, ContactConstraint, ContactSettings, ContactSoftness, SolverBody,
+    apply_restitution, is_fixed, solve_constraint, warm_start_constraint,
 };
 use super::softness::Softness;
 pub use super::wide_batch::LANES;
@@ -168,18 +168,23 @@ impl WideContacts {
         self.masks.resize(bodies.len(), 0);
     }
 
-    /// Colours the next constraint, between bodies `a` and `b` with
-    /// `points` points, and reserves its lane (or sends it to the overflow).
+    /// Colours the next constraint, between bodies `a` and `b` (of inverse
+    /// inertias `inv_inertia`) with `points` points, and reserves its lane
+    /// (or sends it to the overflow).
     fn place(
         &mut self,
         bodies: &[SolverBody],
-        a: usize,
-        b: usize,
+        (a, b): (usize, usize),
+        inv_inertia: [Real; 2],
         points: usize,
         round: bool,
     ) -> Location {
-        let movable = |i: usize| bodies.get(i).is_some_and(|body| !body.is_fixed());
-        let (move_a, move_b) = (movable(a), movable(b));
+        let movable = |i: usize, inv_inertia: Real| {
+            bodies
+                .get(i)
+                .is_some_and(|body| !is_fixed(body.inv_mass, inv_inertia))
+        };
+        let (move_a, move_b) = (movable(a, inv_inertia[0]), movable(b, inv_inertia[1]));
         let mut taken = 0u32;
         if move_a {
             taken |= self.masks[a];
@@ -222,7 +227,14 @@ impl WideContacts {
     /// Adds a whole constraint (its values are packed as they are).
     pub fn push_constraint(&mut self, bodies: &[SolverBody], c: &ContactConstraint) {
         let index = self.location.len() as u32;
-        match self.place(bodies, c.body_a, c.body_b, c.points.len(), c.is_round()) {
+        let bodies_ab = (c.body_a, c.body_b);
+        match self.place(
+            bodies,
+            bodies_ab,
+            c.inv_inertia,
+            c.points.len(),
+            c.is_round(),
+        ) {
             Location::Overflow(_) => self.overflow.push(c.clone()),
             Location::Lane {
                 color,
@@ -252,6 +264,7 @@ impl WideContacts {
     pub fn push_manifold(
         &mut self,
         bodies: &[SolverBody],
+        turns: &[BodyTurn],
         body_a: usize,
         body_b: usize,
         center_a: Vec2,
@@ -264,7 +277,9 @@ impl WideContacts {
     ) {
         let index = self.location.len() as u32;
         let round = round && manifold.points.len() == 1;
-        let location = self.place(bodies, body_a, body_b, manifold.points.len(), round);
+        let inv_inertia = [turns[body_a].inv_inertia, turns[body_b].inv_inertia];
+        let points = manifold.points.len();
+        let location = self.place(bodies, (body_a, body_b), inv_inertia, points, round);
         let Location::Lane {
             color,
             class,
@@ -274,6 +289,7 @@ impl WideContacts {
         else {
             self.overflow.push(ContactConstraint::new(
                 bodies,
+                turns,
                 body_a,
                 body_b,
                 center_a,
@@ -293,8 +309,9 @@ impl WideContacts {
             normal: manifold.normal,
             friction,
             restitution,
-            inv_inertia: [a.inv_inertia, b.inv_inertia],
+            inv_inertia,
         };
+        let (a, b) = ((a, inv_inertia[0]), (b, inv_inertia[1]));
         let (lane, batch) = (lane as usize, batch as usize);
         let color = &mut self.colors[color as usize];
         macro_rules! fill {

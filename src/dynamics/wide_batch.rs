@@ -12,7 +12,9 @@
 //! - bodies that cannot move (inverse mass and inertia 0) are never written.
 
 use super::body_rows;
-use super::contact_solver::{ConstraintPoint, ContactConstraint, ContactSoftness, SolverBody};
+use super::contact_solver::{
+    ConstraintPoint, ContactConstraint, ContactSoftness, SolverBody, is_fixed,
+};
 use super::lanes::{F8, M8};
 use super::softness::Softness;
 use crate::math::{Real, Vec2};
@@ -109,7 +111,8 @@ pub(super) struct WideBody {
 }
 
 impl WideBody {
-    /// The lanes' bodies; `inv_inertia` is the batch's copy of theirs.
+    /// The lanes' bodies; `inv_inertia` is the batch's copy of theirs (the
+    /// bodies do not hold it: see [`SolverBody`]).
     #[inline(always)]
     pub(super) fn gather(bodies: &[SolverBody], index: &[u32; LANES], inv_inertia: Lane) -> Self {
         // An empty lane (index `u32::MAX`) or an index past the bodies
@@ -182,7 +185,7 @@ impl WideBody {
 
 /// The softness of each lane of a batch in one pass: the stiffer one where
 /// a side cannot move (inverse mass and inertia 0, as
-/// `SolverBody::is_fixed`; they are never negative). [`Batch::solve`]
+/// [`is_fixed`]; they are never negative). [`Batch::solve`]
 /// unpacks it into locals before its loop over points: the struct held
 /// across that loop, with [`Self::terms`] called per point, made the
 /// pyramid's step 6% slower; unpacked, the code is the same as written out.
@@ -246,16 +249,20 @@ impl LaneSoftness {
 }
 
 impl LaneHead {
-    /// The shared values of constraint `c` over `bodies`.
+    /// The shared values of constraint `c` over `bodies` (a side past the
+    /// bodies, the fixed body to the lanes, has no inertia either).
     pub(super) fn of(c: &ContactConstraint, bodies: &[SolverBody]) -> Self {
+        let inertia = |i: usize, inv_inertia: Real| bodies.get(i).map_or(0.0, |_| inv_inertia);
         LaneHead {
             body_a: c.body_a,
             body_b: c.body_b,
             normal: c.normal,
             friction: c.friction,
             restitution: c.restitution,
-            inv_inertia: [c.body_a, c.body_b]
-                .map(|i| bodies.get(i).map_or(0.0, |body| body.inv_inertia)),
+            inv_inertia: [
+                inertia(c.body_a, c.inv_inertia[0]),
+                inertia(c.body_b, c.inv_inertia[1]),
+            ],
         }
     }
 }
@@ -307,9 +314,11 @@ impl<const P: usize> Batch<P> {
         // `solve` reads `against_fixed` from the bodies' inverse masses.
         debug_assert_eq!(
             c.against_fixed,
-            [c.body_a, c.body_b]
+            [(c.body_a, c.inv_inertia[0]), (c.body_b, c.inv_inertia[1])]
                 .iter()
-                .any(|&i| bodies.get(i).is_none_or(SolverBody::is_fixed))
+                .any(|&(i, inv_inertia)| bodies
+                    .get(i)
+                    .is_none_or(|body| is_fixed(body.inv_mass, inv_inertia)))
         );
         self.pack_head(lane, index, &LaneHead::of(c, bodies));
         for (k, p) in c.points.iter().enumerate().take(P) {

@@ -66,7 +66,7 @@ impl World {
         touching_bodies.clear();
         touching_bodies.resize(contacts.len(), (0, 0));
         let mut touching_count = 0;
-        let solver_bodies = &scratch.solver_bodies;
+        let (solver_bodies, solver_turns) = (&scratch.solver_bodies, &scratch.solver_turns);
         let (wide, constraint_pairs) = (&mut scratch.wide, &mut scratch.constraint_pairs);
         // The ring pass of the islands needs no pair without an awake side
         // (see `islands.rs`); only a full pass does.
@@ -204,6 +204,7 @@ impl World {
                     });
                     wide.push_manifold(
                         solver_bodies,
+                        solver_turns,
                         a.solver_index as usize,
                         b.solver_index as usize,
                         a.center,

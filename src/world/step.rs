@@ -23,7 +23,7 @@
 use super::handles::{BodyKey, ProjectileKey};
 use super::sweep::Sweep;
 use super::{BodyKind, World, WorldError};
-use crate::dynamics::{ContactSoftness, SolverBody, integrate_positions};
+use crate::dynamics::{BodyTurn, ContactSoftness, SolverBody, integrate_positions};
 use crate::math::{Real, Rot2, Vec2};
 use crate::query::tree::{LeafContact, TreePairCache};
 use crate::query::{FeatureId, Manifold};
@@ -106,6 +106,9 @@ pub(crate) struct Scratch {
     /// Solver bodies; index 0 is the fixed body that stands for every body
     /// not simulated this step.
     pub solver_bodies: Vec<SolverBody>,
+    /// Parallel to `solver_bodies`: each one's inverse inertia and turn
+    /// within the step.
+    pub solver_turns: Vec<BodyTurn>,
     /// Parallel to `solver_bodies`: how each simulated body moved.
     pub sweeps: Vec<Sweep>,
     /// Parallel to the constraints pushed this step: the index of each
@@ -175,11 +178,13 @@ impl World {
     fn prepare_solver(&mut self, dt: Real) {
         let scratch = &mut self.scratch;
         let (solver_bodies, sweeps) = (&mut scratch.solver_bodies, &mut scratch.sweeps);
-        let kicks = &mut scratch.kicks;
+        let (solver_turns, kicks) = (&mut scratch.solver_turns, &mut scratch.kicks);
         solver_bodies.clear();
+        solver_turns.clear();
         sweeps.clear();
         kicks.clear();
         solver_bodies.push(SolverBody::FIXED);
+        solver_turns.push(BodyTurn::default());
         sweeps.push(Sweep::frozen(
             BodyKey::default(),
             crate::math::Pose::IDENTITY,
@@ -214,9 +219,11 @@ impl World {
                 angular_velocity: body.angular_velocity,
                 delta_position: Vec2::zeros(),
                 delta_rotation: Rot2::identity(),
-                delta_angle: 0.0,
                 inv_mass: body.inv_mass,
+            });
+            solver_turns.push(BodyTurn {
                 inv_inertia: body.inv_inertia,
+                delta_angle: 0.0,
             });
             if body.kind == BodyKind::Dynamic {
                 kicks.push(Kick {
@@ -242,6 +249,7 @@ impl World {
     #[inline(never)]
     fn solve_contacts(&mut self, dt: Real) {
         let mut solver_bodies = std::mem::take(&mut self.scratch.solver_bodies);
+        let mut solver_turns = std::mem::take(&mut self.scratch.solver_turns);
         let mut sweeps = std::mem::take(&mut self.scratch.sweeps);
         let constraint_pairs = std::mem::take(&mut self.scratch.constraint_pairs);
         let kicks = std::mem::take(&mut self.scratch.kicks);
@@ -261,7 +269,7 @@ impl World {
             }
             wide.warm_start(&mut solver_bodies);
             wide.solve(&mut solver_bodies, inv_h, true);
-            integrate_positions(&mut solver_bodies, h);
+            integrate_positions(&mut solver_bodies, &mut solver_turns, h);
             wide.solve(&mut solver_bodies, inv_h, false);
         }
         wide.restitution(&mut solver_bodies);
@@ -296,6 +304,7 @@ impl World {
         };
         for (index, sweep) in sweeps.iter_mut().enumerate().skip(1) {
             let sb = solver_bodies[index];
+            let delta_angle = solver_turns[index].delta_angle;
             let body = &mut self.bodies[sweep.key];
             let center = sweep.center0 + sb.delta_position;
             let rotation = sb.delta_rotation * body.pose.rotation;
@@ -307,7 +316,7 @@ impl World {
                 && c.im.is_finite()
                 && crate::math::is_finite_vec(sb.linear_velocity)
                 && sb.angular_velocity.is_finite()
-                && sb.delta_angle.is_finite();
+                && delta_angle.is_finite();
             body.force = Vec2::zeros();
             body.torque = 0.0;
             if finite {
@@ -317,7 +326,7 @@ impl World {
                 body.angular_velocity = sb.angular_velocity;
                 sweep.end = body.pose;
                 sweep.center1 = center;
-                sweep.angle = sb.delta_angle;
+                sweep.angle = delta_angle;
             } else {
                 body.linear_velocity = Vec2::zeros();
                 body.angular_velocity = 0.0;
@@ -327,6 +336,7 @@ impl World {
         }
 
         self.scratch.solver_bodies = solver_bodies;
+        self.scratch.solver_turns = solver_turns;
         self.scratch.sweeps = sweeps;
         self.scratch.constraint_pairs = constraint_pairs;
         self.scratch.kicks = kicks;
