@@ -227,10 +227,9 @@ impl WideContacts {
     /// Adds a whole constraint (its values are packed as they are).
     pub fn push_constraint(&mut self, bodies: &[SolverBody], c: &ContactConstraint) {
         let index = self.location.len() as u32;
-        let bodies_ab = (c.body_a, c.body_b);
         match self.place(
             bodies,
-            bodies_ab,
+            (c.body_a, c.body_b),
             c.inv_inertia,
             c.points.len(),
             c.is_round(),
