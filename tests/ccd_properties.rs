@@ -351,6 +351,44 @@ fn regression_contact_point_of_a_far_fast_polygon() {
     assert_one_hit(&scenario);
 }
 
+/// Regression: a capsule's flank met by a corner of a thin box arriving
+/// from 175 m at 235 m/step. The contact normal, from the difference of
+/// the two cores, tilts by the far box's rounding over the capsule's
+/// length: the capsule's two ends differed in depth by 1e-5, more than a
+/// tolerance taken from the capsule's own coordinates, so only one end was
+/// taken as its support and the point landed mid-gap, 0.39 m off the box.
+#[test]
+fn regression_contact_point_on_a_capsule_flank_met_by_a_far_box() {
+    use circlet::math::{Pose, Rot2, vec2};
+    use circlet::query::time_of_impact::Motion;
+    use circlet::shape::{Aabb, Capsule};
+    let scenario = Scenario {
+        a: Capsule::new(
+            vec2(-1.3149782, -1.340917),
+            vec2(1.0414935, 0.6484978),
+            0.01,
+        )
+        .unwrap()
+        .into(),
+        pose_a: Pose {
+            rotation: Rot2::from_cos_sin_unchecked(-0.079978116, 0.9967966),
+            translation: vec2(0.0, 0.0),
+            scale: 0.6500301,
+        },
+        motion_a: Motion::linear(vec2(0.97055054, -3.6061783)),
+        b: Aabb::new(vec2(-0.01, -1.0786985), vec2(0.01, 1.0786985))
+            .unwrap()
+            .into(),
+        pose_b: Pose {
+            rotation: Rot2::from_cos_sin_unchecked(-0.9894154, 0.14511088),
+            translation: vec2(-24.766369, -173.4657),
+            scale: 1.9133224,
+        },
+        motion_b: Motion::linear(vec2(35.057106, 232.83228)),
+    };
+    assert_one_hit(&scenario);
+}
+
 /// Regression: a vertex of a fast polygon meets the long face of a thin
 /// one. The thin polygon's back face is antiparallel to that face within
 /// 3.5e-4 rad, and its axis won the tie for the largest entry by rounding.

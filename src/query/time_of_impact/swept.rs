@@ -196,9 +196,14 @@ pub(crate) fn contact_point(a: MovedCore, b: MovedCore, normal: Vec2) -> Vec2 {
                 (lo.min(x), hi.max(x))
             })
     };
-    let (tolerance_a, tolerance_b) = (a.depth_tolerance(), b.depth_tolerance());
-    let (a_low, a_high) = span(&a, &|depth| depth >= support_a - tolerance_a);
-    let (b_low, b_high) = span(&b, &|depth| depth <= support_b + tolerance_b);
+    // One tolerance for both sides: the normal comes from the difference of
+    // the two cores, so its direction errs by the rounding of both
+    // magnitudes over a feature's length, and a face of either side may
+    // tilt by that much across its length (a far, fast B can leave a
+    // capsule's flank of A looking like one end).
+    let tolerance = a.depth_tolerance() + b.depth_tolerance();
+    let (a_low, a_high) = span(&a, &|depth| depth >= support_a - tolerance);
+    let (b_low, b_high) = span(&b, &|depth| depth <= support_b + tolerance);
     // Middle of the overlap [max(lows), min(highs)], or of the gap if they miss.
     let along_tangent = (a_low.max(b_low) + a_high.min(b_high)) * 0.5;
     let along_normal = (support_a + a.radius + support_b - b.radius) * 0.5;
