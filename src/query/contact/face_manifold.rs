@@ -8,10 +8,13 @@ use super::clip::Face;
 use super::convex_manifold::{ConvexManifold, ConvexPoint};
 use crate::math::{Real, Vec2};
 
-/// Two clipped points closer than this fraction of the reference face's
-/// length are one contact: they arise when an incident vertex sits on a side
+/// Two clipped points closer than this fraction of the shorter of the two
+/// faces are one contact: they arise when an incident vertex sits on a side
 /// plane, and two coincident points would only give a solver the same
 /// constraint twice (and flicker between one and two points with rounding).
+/// The shorter face, not the reference: against a floor 1 km long, a
+/// fraction of the floor is a metre, and a 1 m box resting on it lost one
+/// of its two points (which of them by rounding) and rocked for ever.
 pub(super) const POINT_MERGE_FRACTION: Real = 1e-3;
 
 /// A point of the incident edge during clipping, named by the pair of
@@ -119,7 +122,7 @@ fn clip_half_plane(
 /// Each contact point is midway between its incident surface point and that
 /// point's projection on the reference surface, both inside the slab.
 ///
-/// Two points closer than [`POINT_MERGE_FRACTION`] of the reference face's
+/// Two points closer than [`POINT_MERGE_FRACTION`] of the shorter face's
 /// length are merged into the deeper one.
 ///
 /// `reference_is_a` orients the result: the manifold normal points from A to
@@ -204,7 +207,7 @@ pub(super) fn face_manifold(
     let depth_of = |p: Vec2| reference.radius - separation_of(p);
     surface_points.retain(|v| depth_of(v.point) >= -margin);
     if let [first, second] = surface_points.as_slice()
-        && (first.point - second.point).norm() < POINT_MERGE_FRACTION * tangent.norm()
+        && (first.point - second.point).norm() < merge_distance(reference, incident)
     {
         // Keep the deeper of two points that are one (the first on a tie).
         let deeper = if depth_of(second.point) > depth_of(first.point) {
@@ -314,7 +317,7 @@ pub(super) fn polygon_face_manifold(
         }
     }
     if kept_count == 2
-        && (kept[0].0.point - kept[1].0.point).norm() < POINT_MERGE_FRACTION * tangent.norm()
+        && (kept[0].0.point - kept[1].0.point).norm() < merge_distance(reference, incident)
     {
         // Keep the deeper of two points that are one (the first on a tie).
         if kept[1].1 > kept[0].1 {
@@ -360,6 +363,16 @@ pub(super) fn polygon_face_manifold(
         to_contact(&kept[0]),
         (kept_count == 2).then(|| to_contact(&kept[1])),
     ))
+}
+
+/// Two clipped points closer than this are one contact:
+/// [`POINT_MERGE_FRACTION`] of the shorter of the two faces.
+#[inline(always)]
+fn merge_distance(reference: &Face, incident: &Face) -> Real {
+    let shorter = (reference.end - reference.start)
+        .norm()
+        .min((incident.end - incident.start).norm());
+    POINT_MERGE_FRACTION * shorter
 }
 
 /// [`clip_half_plane`] of two points at signed distances `d0` and `d1`
@@ -470,8 +483,9 @@ mod tests {
             end_feature: vertex_feature(1),
             edge_feature: edge_feature(0),
         };
-        // Across the side plane at x = -1, 0.5 mm apart: merged into one.
-        let short = edge(-0.9995, -1.0005, -0.1001);
+        // A vertex 0.5 mm inside the side plane at x = -1 and the cut at
+        // that plane: merged into one.
+        let short = edge(-0.9995, -3.0, -0.1001);
         // Wholly past the side plane at x = 1: the deepest end alone.
         let outside = edge(2.0, 3.0, -0.12);
         for incident in [short, outside] {
