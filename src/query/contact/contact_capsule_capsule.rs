@@ -146,7 +146,7 @@ fn cores_apart(
 mod tests {
     use super::*;
     use crate::math::Rot2;
-    use crate::query::contact::clip::{edge_feature, vertex_feature};
+    use crate::query::contact::clip::vertex_feature;
 
     #[test]
     fn parallel_capsules_lying_on_each_other_give_two_points() {
@@ -162,14 +162,16 @@ mod tests {
         let mut xs: Vec<f32> = m.points.iter().map(|p| p.point.x).collect();
         xs.sort_by(f32::total_cmp);
         assert!((xs[0] + 1.0).abs() < 1e-6 && (xs[1] - 1.0).abs() < 1e-6);
-        // The floor's upper side is edge 1 (left of a → b); the log's ends are its vertices.
+        // Each point is named by the corners at its end of the overlap: at
+        // x = -1 the floor's end a and the log's end a (vertices 0), at x = 1
+        // their ends b (vertices 1).
         let mut ids: Vec<FeatureId> = m.points.iter().map(|p| p.id).collect();
         ids.sort();
         assert_eq!(
             ids,
             vec![
-                FeatureId::new(edge_feature(1), vertex_feature(0)),
-                FeatureId::new(edge_feature(1), vertex_feature(1))
+                FeatureId::new(vertex_feature(0), vertex_feature(0)),
+                FeatureId::new(vertex_feature(1), vertex_feature(1))
             ]
         );
     }
@@ -199,9 +201,13 @@ mod tests {
         assert!((m.normal - vec2(0.0, 1.0)).norm() < 1e-6);
         assert!((m.depth() - 0.4).abs() < 1e-6);
         assert_eq!(m.points.len(), 1);
+        // B's lower end (vertex 0) under A's upper side, named by the corners
+        // at that end of the overlap: B's core is square to A's side, so it is
+        // taken as running against it, its lower end towards the side's end,
+        // which is A's end a (vertex 0).
         assert_eq!(
             m.points[0].id,
-            FeatureId::new(edge_feature(1), vertex_feature(0))
+            FeatureId::new(vertex_feature(0), vertex_feature(0))
         );
     }
 

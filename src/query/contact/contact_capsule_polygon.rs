@@ -150,7 +150,7 @@ fn cores_apart(
 mod tests {
     use super::*;
     use crate::math::Pose;
-    use crate::query::contact::clip::{edge_feature, vertex_feature};
+    use crate::query::contact::clip::vertex_feature;
 
     fn floor_box() -> WorldPolygon {
         let corners = [
@@ -172,14 +172,16 @@ mod tests {
             assert!((p.depth - 0.05).abs() < 1e-6);
             assert!((p.point.y + 0.025).abs() < 1e-6);
         }
-        // The box's top is edge 2; the capsule's ends are vertices 0 and 1.
+        // Each point is named by the corners at its end of the overlap: the
+        // capsule's end a (vertex 0) with the box's top left corner (vertex 3),
+        // its end b (vertex 1) with the top right corner (vertex 2).
         let mut ids: Vec<FeatureId> = m.points.iter().map(|p| p.id).collect();
         ids.sort();
         assert_eq!(
             ids,
             vec![
-                FeatureId::new(vertex_feature(0), edge_feature(2)),
-                FeatureId::new(vertex_feature(1), edge_feature(2))
+                FeatureId::new(vertex_feature(0), vertex_feature(3)),
+                FeatureId::new(vertex_feature(1), vertex_feature(2))
             ]
         );
     }
@@ -192,11 +194,12 @@ mod tests {
         let mut xs: Vec<f32> = m.points.iter().map(|p| p.point.x).collect();
         xs.sort_by(f32::total_cmp);
         assert!((xs[0] - 2.0).abs() < 1e-6 && (xs[1] - 3.0).abs() < 1e-6);
-        // The clipped point is named by the box corner (vertex 2) and the capsule side.
+        // The clipped point is named by the corners at its end of the overlap:
+        // the box corner (vertex 2) and the capsule's end beyond it (vertex 1).
         assert!(
             m.points
                 .iter()
-                .any(|p| p.id == FeatureId::new(edge_feature(0), vertex_feature(2)))
+                .any(|p| p.id == FeatureId::new(vertex_feature(1), vertex_feature(2)))
         );
     }
 
@@ -206,9 +209,11 @@ mod tests {
         let m = contact_capsule_polygon(core, 0.25, &floor_box(), 0.0).unwrap();
         assert_eq!(m.points.len(), 1);
         assert!((m.depth() - 0.05).abs() < 1e-6);
+        // The lower end (vertex 0) is on the side of the box's top left corner
+        // (vertex 3).
         assert_eq!(
             m.points[0].id,
-            FeatureId::new(vertex_feature(0), edge_feature(2))
+            FeatureId::new(vertex_feature(0), vertex_feature(3))
         );
     }
 
@@ -232,7 +237,9 @@ mod tests {
         let side_point = core[1] + vec2(sin, -cos) * 0.25;
         assert!((far.depth + side_point.y).abs() < 1e-6);
         assert!((far.point - vec2(side_point.x, side_point.y * 0.5)).norm() < 1e-6);
-        assert_eq!(far.id, FeatureId::new(vertex_feature(1), edge_feature(2)));
+        // Named by the corners at its end of the overlap: end b (vertex 1) and
+        // the box's top right corner (vertex 2).
+        assert_eq!(far.id, FeatureId::new(vertex_feature(1), vertex_feature(2)));
     }
 
     #[test]
@@ -270,10 +277,13 @@ mod tests {
         assert!((m.normal - vec2(0.0, -1.0)).norm() < 1e-6);
         assert_eq!(m.points.len(), 1);
         assert!((m.depth() - 0.1).abs() < 1e-6);
-        // The top corner (vertex 2) against the capsule's lower side (edge 0).
+        // The top corner (vertex 2) against the capsule's lower side, named by
+        // the corners at that end of the overlap: the incident edge is edge 1
+        // (vertex 1 at x = 1 to vertex 2 at x = 0), so at the vertex 2 end
+        // the side's corner is its end a (vertex 0, at x = -2).
         assert_eq!(
             m.points[0].id,
-            FeatureId::new(edge_feature(0), vertex_feature(2))
+            FeatureId::new(vertex_feature(0), vertex_feature(2))
         );
     }
 

@@ -147,7 +147,7 @@ fn hints(polygon: PolygonCore<'_>, face: usize) -> Option<ConvexHints<'_>> {
 mod tests {
     use super::*;
     use crate::math::{Pose, vec2};
-    use crate::query::contact::clip::{edge_feature, vertex_feature};
+    use crate::query::contact::clip::vertex_feature;
 
     fn rectangle(half_width: f32, half_height: f32, pose: &Pose) -> WorldPolygon {
         let corners = [
@@ -179,12 +179,14 @@ mod tests {
         let mut xs: Vec<f32> = m.points.iter().map(|p| p.point.x).collect();
         xs.sort_by(f32::total_cmp);
         assert!((xs[0] + 0.2).abs() < 1e-6 && (xs[1] - 0.8).abs() < 1e-6);
-        // The floor's top (edge 2) against the crate's bottom corners (vertices 0, 1).
+        // Each end of the overlap is named by the corners on its side: the
+        // floor's top corners (2 on the right, 3 on the left) with the
+        // crate's bottom corners (1 on the right, 0 on the left).
         assert_eq!(
             sorted_ids(&m),
             vec![
-                FeatureId::new(edge_feature(2), vertex_feature(0)),
-                FeatureId::new(edge_feature(2), vertex_feature(1))
+                FeatureId::new(vertex_feature(2), vertex_feature(1)),
+                FeatureId::new(vertex_feature(3), vertex_feature(0))
             ]
         );
     }
@@ -204,12 +206,14 @@ mod tests {
             ids
         };
         assert_eq!(sorted_ids(&ab), flipped_ids);
-        // Lower's top edge 2 meets upper's corner 0; upper's bottom edge 0 meets lower's corner 2.
+        // The right end: lower's corner 2 and upper's corner 1 (lower's
+        // corner bounds it); the left end: lower's corner 3 and upper's
+        // corner 0 (upper's corner bounds it).
         assert_eq!(
             sorted_ids(&ab),
             vec![
-                FeatureId::new(vertex_feature(2), edge_feature(0)),
-                FeatureId::new(edge_feature(2), vertex_feature(0))
+                FeatureId::new(vertex_feature(2), vertex_feature(1)),
+                FeatureId::new(vertex_feature(3), vertex_feature(0))
             ]
         );
     }

@@ -56,7 +56,7 @@ pub fn contact_simple_simple(
 mod tests {
     use super::*;
     use crate::math::vec2;
-    use crate::query::contact::clip::{edge_feature, vertex_feature};
+    use crate::query::contact::clip::vertex_feature;
 
     #[test]
     fn two_l_shapes_resting_corner_in_notch() {
@@ -74,15 +74,17 @@ mod tests {
         let m = contact_simple_simple(&l, &Pose::IDENTITY, &l, &pose_b, 0.0).unwrap();
         assert!((m.normal - vec2(0.0, 1.0)).norm() < 1e-5);
         assert!((m.depth() - 0.05).abs() < 1e-5);
-        // B's bottom edge (outline edge 0) is clipped by A's notch floor (outline edge 2):
-        // B's corner 0 on A's edge 2, and A's corner 2 on B's edge 0.
+        // B's bottom edge (outline edge 0) is clipped by A's notch floor
+        // (outline edge 2): the right end is named by A's corner 2 and B's
+        // corner 1, the left end by A's corner 3 and B's corner 0, in
+        // outline indices.
         let mut ids: Vec<FeatureId> = m.points.iter().map(|p| p.id).collect();
         ids.sort();
         assert_eq!(
             ids,
             vec![
-                FeatureId::new(vertex_feature(2), edge_feature(0)),
-                FeatureId::new(edge_feature(2), vertex_feature(0))
+                FeatureId::new(vertex_feature(2), vertex_feature(1)),
+                FeatureId::new(vertex_feature(3), vertex_feature(0))
             ]
         );
     }

@@ -123,7 +123,8 @@ fn clip_half_plane(
 /// point's projection on the reference surface, both inside the slab.
 ///
 /// Two points closer than [`POINT_MERGE_FRACTION`] of the shorter face's
-/// length are merged into the deeper one.
+/// length are merged into the deeper one. Each point is named by the two
+/// corners at its end of the overlap ([`end_id`]).
 ///
 /// `reference_is_a` orients the result: the manifold normal points from A to
 /// B and the ids list A's feature first. If nothing survives (only possible
@@ -231,11 +232,7 @@ pub(super) fn face_manifold(
             // point along the normal: midway is half of it.
             point: v.point + normal * (depth * 0.5),
             depth,
-            id: if reference_is_a {
-                FeatureId::new(v.reference_feature, v.incident_feature)
-            } else {
-                FeatureId::new(v.incident_feature, v.reference_feature)
-            },
+            id: end_id(reference, incident, v, reference_is_a),
         }
     };
     let [first, rest @ ..] = surface_points.as_slice() else {
@@ -352,11 +349,7 @@ pub(super) fn polygon_face_manifold(
         // along the normal: midway is half of it.
         point: v.point + normal * (depth * 0.5),
         depth: *depth,
-        id: if reference_is_a {
-            FeatureId::new(v.reference_feature, v.incident_feature)
-        } else {
-            FeatureId::new(v.incident_feature, v.reference_feature)
-        },
+        id: end_id(reference, incident, v, reference_is_a),
     };
     Some(ConvexManifold::new(
         if reference_is_a { normal } else { -normal },
@@ -373,6 +366,42 @@ fn merge_distance(reference: &Face, incident: &Face) -> Real {
         .norm()
         .min((incident.end - incident.start).norm());
     POINT_MERGE_FRACTION * shorter
+}
+
+/// The id of clipped point `v`: the two corners at its end of the faces'
+/// overlap, the reference face's vertex on that side and the incident
+/// edge's vertex on that side, A's first (see "Feature ids" in the
+/// `contact` module docs). Whichever corner bounds the overlap there, an
+/// incident vertex kept in the slab or a cut at the reference vertex's side
+/// plane, the end keeps its name.
+#[inline(always)]
+fn end_id(reference: &Face, incident: &Face, v: &ClipVertex, reference_is_a: bool) -> FeatureId {
+    // The incident edge runs against the reference face (it is the most
+    // anti-parallel edge), so its start lies towards the reference's end,
+    // and a cut at the start plane replaces the incident end. An edge
+    // square to the face is taken the same way: clipping then keeps or
+    // drops both of its ends together.
+    let tangent = reference.end - reference.start;
+    let start_toward_end = tangent.dot(&(incident.start - incident.end)) >= 0.0;
+    let (incident_at_start, incident_at_end) = if start_toward_end {
+        (incident.end_feature, incident.start_feature)
+    } else {
+        (incident.start_feature, incident.end_feature)
+    };
+    let (reference_corner, incident_corner) = if v.reference_feature == reference.start_feature {
+        (reference.start_feature, incident_at_start)
+    } else if v.reference_feature == reference.end_feature {
+        (reference.end_feature, incident_at_end)
+    } else if v.incident_feature == incident_at_start {
+        (reference.start_feature, incident_at_start)
+    } else {
+        (reference.end_feature, v.incident_feature)
+    };
+    if reference_is_a {
+        FeatureId::new(reference_corner, incident_corner)
+    } else {
+        FeatureId::new(incident_corner, reference_corner)
+    }
 }
 
 /// [`clip_half_plane`] of two points at signed distances `d0` and `d1`
@@ -419,7 +448,7 @@ mod tests {
     use proptest::prelude::*;
 
     #[test]
-    fn clipping_names_points_by_the_features_that_meet() {
+    fn clipping_names_points_by_the_corners_at_each_end() {
         // Reference: the top of a 2-wide box; incident: a longer edge above it.
         let reference = Face {
             start: vec2(1.0, 0.0),
@@ -444,11 +473,18 @@ mod tests {
         for p in m.points() {
             assert!((p.depth - 0.1).abs() < 1e-6);
             assert!((p.point.y + 0.05).abs() < 1e-6);
-            assert_eq!(p.id.feature_b(), edge_feature(0));
         }
-        let mut ids: Vec<u16> = m.points().iter().map(|p| p.id.feature_a()).collect();
+        // Both ends are cuts at the reference's side planes; each is named
+        // by the reference corner and the incident end on its side.
+        let mut ids: Vec<FeatureId> = m.points().iter().map(|p| p.id).collect();
         ids.sort();
-        assert_eq!(ids, vec![vertex_feature(2), vertex_feature(3)]);
+        assert_eq!(
+            ids,
+            vec![
+                FeatureId::new(vertex_feature(2), vertex_feature(1)),
+                FeatureId::new(vertex_feature(3), vertex_feature(0))
+            ]
+        );
         // Beyond the margin nothing is kept.
         let mut far = incident;
         far.start.y = 0.5;
