@@ -113,9 +113,8 @@ fn a_box_on_a_long_floor_keeps_both_points() {
 }
 
 /// Aligned unit boxes, `columns` by `rows`, on a floor 1 km long, with
-/// `settings` (sleeping off); steps 600 times and returns (largest sideways slide, largest turn, mean speed
-/// of a box over steps 301–600, with the spin counted at half a metre).
-fn settle_wall(columns: usize, rows: usize, settings: WorldSettings) -> (f32, f32, f32) {
+/// `settings` (sleeping off); steps 600 times and says how still it ended.
+fn settle_wall(columns: usize, rows: usize, settings: WorldSettings) -> Settled {
     let settings = WorldSettings {
         sleeping: false,
         ..settings
@@ -157,31 +156,50 @@ fn settle_wall(columns: usize, rows: usize, settings: WorldSettings) -> (f32, f3
         turn = turn.max(pose.rotation.angle().abs());
     }
     let mean_speed = speed_sum / (300.0 * boxes.len() as f64);
-    (slide, turn, mean_speed as f32)
+    Settled {
+        slide,
+        turn,
+        speed: mean_speed as f32,
+    }
+}
+
+/// How still a wall ended up: largest sideways slide (m), largest turn
+/// (rad), and mean speed of a box over steps 301–600 (m/s, the spin
+/// counted at half a metre).
+struct Settled {
+    slide: f32,
+    turn: f32,
+    speed: f32,
+}
+
+impl Settled {
+    /// Asserts the wall stayed within `slide` (m) and `turn` (rad) and
+    /// moves slower than `speed` (m/s).
+    fn assert_within(&self, slide: f32, turn: f32, speed: f32) {
+        let Settled {
+            slide: s,
+            turn: t,
+            speed: v,
+        } = *self;
+        assert!(s < slide, "a box slid {s} m");
+        assert!(t < turn, "a box turned {t} rad");
+        assert!(v < speed, "boxes still move at {v} m/s");
+    }
 }
 
 #[test]
 fn a_column_of_ten_boxes_comes_to_rest() {
-    let (slide, turn, speed) = settle_wall(1, 10, WorldSettings::default());
-    assert!(slide < 0.005, "a box slid {slide} m");
-    assert!(turn < 0.002, "a box turned {turn} rad");
-    assert!(speed < 1e-3, "boxes still move at {speed} m/s");
+    settle_wall(1, 10, WorldSettings::default()).assert_within(0.005, 0.002, 1e-3);
 }
 
 #[test]
 fn a_wall_of_ten_by_ten_boxes_comes_to_rest() {
-    let (slide, turn, speed) = settle_wall(10, 10, WorldSettings::default());
-    assert!(slide < 0.03, "a box slid {slide} m");
-    assert!(turn < 0.005, "a box turned {turn} rad");
-    assert!(speed < 1e-3, "boxes still move at {speed} m/s");
+    settle_wall(10, 10, WorldSettings::default()).assert_within(0.03, 0.005, 1e-3);
 }
 
 #[test]
 fn a_wall_of_twenty_by_twenty_boxes_stands_with_stiff_contacts() {
     // Under the default contacts this wall topples (its boxes end metres
     // away); `stiff` is what tall stacks are for.
-    let (slide, turn, speed) = settle_wall(20, 20, WorldSettings::stiff());
-    assert!(slide < 0.03, "a box slid {slide} m");
-    assert!(turn < 0.005, "a box turned {turn} rad");
-    assert!(speed < 2e-3, "boxes still move at {speed} m/s");
+    settle_wall(20, 20, WorldSettings::stiff()).assert_within(0.03, 0.005, 2e-3);
 }
