@@ -91,6 +91,7 @@ fn constraints(
             round,
             |_| (0.05, 0.01),
         )
+        .expect("indices in range")
     };
     let between = |a: usize, b: usize| {
         let normal = (centres[b] - centres[a]).normalize();

@@ -308,12 +308,15 @@ proptest! {
             let c = ContactConstraint::new(
                 &bodies, &turns, *a, *b, centre_a, centre_b, manifold, 0.6, *restitution, *round,
                 warm,
-            );
+            )
+            .expect("indices in range");
             whole.push_constraint(&bodies, &c);
-            built.push_manifold(
-                &bodies, &turns, *a, *b, centre_a, centre_b, manifold, 0.6, *restitution, *round,
-                warm,
-            );
+            built
+                .push_manifold(
+                    &bodies, &turns, *a, *b, centre_a, centre_b, manifold, 0.6, *restitution,
+                    *round, warm,
+                )
+                .expect("indices in range");
         }
         prop_assert_eq!(whole.solve_order(), built.solve_order());
         let (mut bodies_whole, mut bodies_built) = (bodies.clone(), bodies.clone());

@@ -15,6 +15,7 @@
 //! the motion within the step so the current separation is recomputed each
 //! substep without re-running collision.
 
+use super::error::{SolverError, check_bodies};
 use super::softness::Softness;
 use crate::math::{Real, Rot2, Vec2, cross, perp};
 use crate::query::{ContactPoint, FeatureId, Manifold};
@@ -145,7 +146,11 @@ pub struct ContactConstraint {
     /// The inverse inertias of bodies A and B (1/(kg·m²)), as given when
     /// the constraint was built.
     pub inv_inertia: [Real; 2],
-    /// One side cannot move: solved with the stiffer static softness.
+    /// One side cannot move, as built: solved with the stiffer static
+    /// softness. The passes decide it again from what the constraint names
+    /// ([`solved_against_fixed`]), so a constraint whose bodies or inverse
+    /// inertias were changed after it was built is solved as what it now
+    /// names, the same in the scalar passes and in the lanes.
     pub against_fixed: bool,
     /// Both sides are round at the constraint's single point: each is a
     /// circle centred on its body's centre of mass, or a body that does not
@@ -261,6 +266,10 @@ impl ContactConstraint {
     /// stored last step for a feature id (normal, tangent), or zeros. With
     /// `round` (both sides round, see [`Self::round`]) a one-point manifold
     /// makes a round constraint.
+    ///
+    /// # Errors
+    /// [`SolverError::BodyIndex`] when `body_a` or `body_b` is past `bodies`
+    /// or `turns`.
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         bodies: &[SolverBody],
@@ -274,7 +283,8 @@ impl ContactConstraint {
         restitution: Real,
         round: bool,
         warm: impl Fn(FeatureId) -> (Real, Real),
-    ) -> ContactConstraint {
+    ) -> Result<ContactConstraint, SolverError> {
+        check_bodies(bodies.len(), turns.len(), body_a, body_b)?;
         let a = (&bodies[body_a], turns[body_a].inv_inertia);
         let b = (&bodies[body_b], turns[body_b].inv_inertia);
         let normal = manifold.normal;
@@ -289,7 +299,7 @@ impl ContactConstraint {
             .iter()
             .map(|p| point(a, b, center_a, center_b, normal, p, warm(p.id)))
             .collect();
-        ContactConstraint {
+        Ok(ContactConstraint {
             body_a,
             body_b,
             normal,
@@ -299,7 +309,7 @@ impl ContactConstraint {
             against_fixed: is_fixed(a.0.inv_mass, a.1) || is_fixed(b.0.inv_mass, b.1),
             round,
             points,
-        }
+        })
     }
 
     /// Solved by the round formulas: [`Self::round`] with one point.
@@ -309,8 +319,12 @@ impl ContactConstraint {
     }
 }
 
+/// Applies `impulse` at `anchor` to body `index`; a body past the array
+/// stands for one that does not move and is left alone.
 fn apply(bodies: &mut [SolverBody], index: usize, inv_inertia: Real, impulse: Vec2, anchor: Vec2) {
-    let body = &mut bodies[index];
+    let Some(body) = bodies.get_mut(index) else {
+        return;
+    };
     body.linear_velocity += impulse * body.inv_mass;
     body.angular_velocity += inv_inertia * cross(anchor, impulse);
 }
@@ -326,12 +340,21 @@ pub(super) struct PairVelocities {
 }
 
 impl PairVelocities {
+    /// A side past the bodies is the fixed body, with no inertia either
+    /// (as in the lanes), and is never written back.
     #[inline]
     pub(super) fn load(bodies: &[SolverBody], c: &ContactConstraint) -> Self {
+        let side = |index: usize, inv_inertia: Real| {
+            bodies
+                .get(index)
+                .map_or((SolverBody::FIXED, 0.0), |body| (*body, inv_inertia))
+        };
+        let (a, inv_inertia_a) = side(c.body_a, c.inv_inertia[0]);
+        let (b, inv_inertia_b) = side(c.body_b, c.inv_inertia[1]);
         PairVelocities {
-            a: bodies[c.body_a],
-            b: bodies[c.body_b],
-            inv_inertia: c.inv_inertia,
+            a,
+            b,
+            inv_inertia: [inv_inertia_a, inv_inertia_b],
         }
     }
 
@@ -359,9 +382,11 @@ impl PairVelocities {
             (c.body_a, self.a, inv_inertia_a),
             (c.body_b, self.b, inv_inertia_b),
         ] {
-            if body.inv_mass > 0.0 || inv_inertia > 0.0 {
-                bodies[index].linear_velocity = body.linear_velocity;
-                bodies[index].angular_velocity = body.angular_velocity;
+            if (body.inv_mass > 0.0 || inv_inertia > 0.0)
+                && let Some(slot) = bodies.get_mut(index)
+            {
+                slot.linear_velocity = body.linear_velocity;
+                slot.angular_velocity = body.angular_velocity;
             }
         }
     }
@@ -436,7 +461,7 @@ pub fn solve_constraint(
     inv_h: Real,
     use_bias: bool,
 ) {
-    let softness = if c.against_fixed {
+    let softness = if solved_against_fixed(bodies, c) {
         softness.fixed
     } else {
         softness.moving
@@ -478,6 +503,21 @@ pub fn solve_constraint(
         pair.apply(p, j);
     }
     pair.store(bodies, c);
+}
+
+/// Whether the passes solve `c` against a side that cannot move (with the
+/// stiffer static softness): a side past `bodies`, or one with inverse mass
+/// and inverse inertia 0. What [`ContactConstraint::new`] sets
+/// `against_fixed` to, read again by every pass as the lanes do.
+#[inline]
+pub fn solved_against_fixed(bodies: &[SolverBody], c: &ContactConstraint) -> bool {
+    [(c.body_a, c.inv_inertia[0]), (c.body_b, c.inv_inertia[1])]
+        .iter()
+        .any(|&(index, inv_inertia)| {
+            bodies
+                .get(index)
+                .is_none_or(|body| is_fixed(body.inv_mass, inv_inertia))
+        })
 }
 
 /// The bias, mass scale and impulse scale of a point at `separation` (m):

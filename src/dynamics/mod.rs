@@ -3,9 +3,16 @@
 //! This layer works on plain arrays of [`SolverBody`] (with the parallel
 //! [`BodyTurn`]s) and [`ContactConstraint`]; the world decides which bodies and contacts take part (islands, sleeping)
 //! and in which deterministic order.
+//!
+//! Building a constraint between indices past the bodies is a
+//! [`SolverError`]. A constraint whose public fields were changed to such
+//! an index afterwards is still solved without a panic: a side past the
+//! bodies stands for a body that does not move (no mass, no inertia, zero
+//! velocity) and is never written, in the scalar passes as in the lanes.
 
 mod body_rows;
 mod contact_solver;
+mod error;
 mod lanes;
 mod round;
 mod softness;
@@ -16,7 +23,8 @@ mod wide_round;
 pub use contact_solver::{
     BodyTurn, ConstraintPoint, ContactConstraint, ContactSettings, ContactSoftness,
     MAX_ROTATION_PER_SUBSTEP, SolverBody, apply_restitution, integrate_positions, is_fixed, solve,
-    solve_constraint, warm_start, warm_start_constraint,
+    solve_constraint, solved_against_fixed, warm_start, warm_start_constraint,
 };
+pub use error::SolverError;
 pub use softness::Softness;
 pub use wide::{COLORS, LANES, WideContacts};

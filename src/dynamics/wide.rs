@@ -27,6 +27,7 @@ use super::contact_solver::{
     BodyTurn, ConstraintPoint, ContactConstraint, ContactSettings, ContactSoftness, SolverBody,
     apply_restitution, is_fixed, solve_constraint, warm_start_constraint,
 };
+use super::error::{SolverError, check_bodies};
 use super::softness::Softness;
 pub use super::wide_batch::LANES;
 use super::wide_batch::{Batch, LaneHead};
@@ -259,6 +260,10 @@ impl WideContacts {
     /// `body_b`, round or not (see [`ContactConstraint::new`]), built
     /// straight into its lane: the values are exactly those of
     /// [`ContactConstraint::new`] with the same arguments.
+    ///
+    /// # Errors
+    /// [`SolverError::BodyIndex`] when `body_a` or `body_b` is past `bodies`
+    /// or `turns`; nothing is added then.
     #[allow(clippy::too_many_arguments)]
     pub fn push_manifold(
         &mut self,
@@ -273,7 +278,8 @@ impl WideContacts {
         restitution: Real,
         round: bool,
         warm: impl Fn(FeatureId) -> (Real, Real),
-    ) {
+    ) -> Result<(), SolverError> {
+        check_bodies(bodies.len(), turns.len(), body_a, body_b)?;
         let index = self.location.len() as u32;
         let round = round && manifold.points.len() == 1;
         let inv_inertia = [turns[body_a].inv_inertia, turns[body_b].inv_inertia];
@@ -298,8 +304,8 @@ impl WideContacts {
                 restitution,
                 round,
                 warm,
-            ));
-            return;
+            )?);
+            return Ok(());
         };
         let (a, b) = (&bodies[body_a], &bodies[body_b]);
         let head = LaneHead {
@@ -350,6 +356,7 @@ impl WideContacts {
                 }
             }
         }
+        Ok(())
     }
 
     /// Colours and packs `constraints` (solved later by [`Self::solve`]) with

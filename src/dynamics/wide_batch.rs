@@ -12,9 +12,7 @@
 //! - bodies that cannot move (inverse mass and inertia 0) are never written.
 
 use super::body_rows;
-use super::contact_solver::{
-    ConstraintPoint, ContactConstraint, ContactSoftness, SolverBody, is_fixed,
-};
+use super::contact_solver::{ConstraintPoint, ContactConstraint, ContactSoftness, SolverBody};
 use super::lanes::{F8, M8};
 use super::softness::Softness;
 use crate::math::{Real, Vec2};
@@ -185,7 +183,7 @@ impl WideBody {
 
 /// The softness of each lane of a batch in one pass: the stiffer one where
 /// a side cannot move (inverse mass and inertia 0, as
-/// [`is_fixed`]; they are never negative). [`Batch::solve`]
+/// [`is_fixed`](super::is_fixed); they are never negative). [`Batch::solve`]
 /// unpacks it into locals before its loop over points: the struct held
 /// across that loop, with [`Self::terms`] called per point, made the
 /// pyramid's step 6% slower; unpacked, the code is the same as written out.
@@ -311,15 +309,9 @@ impl<const P: usize> Batch<P> {
         bodies: &[SolverBody],
     ) {
         debug_assert!(c.points.len() <= P);
-        // `solve` reads `against_fixed` from the bodies' inverse masses.
-        debug_assert_eq!(
-            c.against_fixed,
-            [(c.body_a, c.inv_inertia[0]), (c.body_b, c.inv_inertia[1])]
-                .iter()
-                .any(|&(i, inv_inertia)| bodies
-                    .get(i)
-                    .is_none_or(|body| is_fixed(body.inv_mass, inv_inertia)))
-        );
+        // `solve` picks the softness from the bodies' inverse masses and the
+        // lane's inverse inertias, as the scalar passes do
+        // (`solved_against_fixed`), so it is not stored.
         self.pack_head(lane, index, &LaneHead::of(c, bodies));
         for (k, p) in c.points.iter().enumerate().take(P) {
             self.pack_point(lane, k, p);

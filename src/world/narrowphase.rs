@@ -202,7 +202,7 @@ impl World {
                         side.solver_index == 0
                             || side.circle.is_some_and(|(center, _)| center == side.center)
                     });
-                    wide.push_manifold(
+                    let pushed = wide.push_manifold(
                         solver_bodies,
                         solver_turns,
                         a.solver_index as usize,
@@ -219,16 +219,23 @@ impl World {
                                 .map_or((0.0, 0.0), |&(_, n, t)| (n, t))
                         },
                     );
-                    // The new points' ids; the solver fills in their impulses.
-                    if impulses.len() == manifold.points.len() {
-                        for (stored, p) in impulses.iter_mut().zip(&manifold.points) {
-                            *stored = (p.id, 0.0, 0.0);
-                        }
-                    } else {
+                    // The solver indices come from this step's table, so they
+                    // are in range; a refused pair would get no constraint and
+                    // keep no impulses.
+                    if pushed.is_err() {
                         impulses.clear();
-                        impulses.extend(manifold.points.iter().map(|p| (p.id, 0.0, 0.0)));
+                    } else {
+                        // The new points' ids; the solver fills in their impulses.
+                        if impulses.len() == manifold.points.len() {
+                            for (stored, p) in impulses.iter_mut().zip(&manifold.points) {
+                                *stored = (p.id, 0.0, 0.0);
+                            }
+                        } else {
+                            impulses.clear();
+                            impulses.extend(manifold.points.iter().map(|p| (p.id, 0.0, 0.0)));
+                        }
+                        constraint_pairs.push(index as u32);
                     }
-                    constraint_pairs.push(index as u32);
                 }
                 true
             },
