@@ -22,21 +22,35 @@ pub enum SolverError {
 }
 
 /// Checks that both sides of a constraint index a body and its turn.
+#[inline(always)]
 pub(super) fn check_bodies(
     bodies: usize,
     turns: usize,
     body_a: usize,
     body_b: usize,
 ) -> Result<(), SolverError> {
-    for (side, index) in [("A", body_a), ("B", body_b)] {
-        if index >= bodies || index >= turns {
-            return Err(SolverError::BodyIndex {
-                side,
-                index,
-                bodies,
-                turns,
-            });
-        }
+    let within = bodies.min(turns);
+    if body_a < within && body_b < within {
+        Ok(())
+    } else {
+        Err(body_index_error(bodies, turns, body_a, body_b))
     }
-    Ok(())
+}
+
+/// The error of [`check_bodies`], kept out of the hot path.
+#[cold]
+#[inline(never)]
+fn body_index_error(bodies: usize, turns: usize, body_a: usize, body_b: usize) -> SolverError {
+    let within = bodies.min(turns);
+    let (side, index) = if body_a >= within {
+        ("A", body_a)
+    } else {
+        ("B", body_b)
+    };
+    SolverError::BodyIndex {
+        side,
+        index,
+        bodies,
+        turns,
+    }
 }

@@ -124,7 +124,7 @@ fn clip_half_plane(
 ///
 /// Two points closer than [`POINT_MERGE_FRACTION`] of the shorter face's
 /// length are merged into the deeper one. Each point is named by the two
-/// corners at its end of the overlap ([`end_id`]).
+/// corners at its end of the overlap ([`EndNames::id`]).
 ///
 /// `reference_is_a` orients the result: the manifold normal points from A to
 /// B and the ids list A's feature first. If nothing survives (only possible
@@ -208,7 +208,7 @@ pub(super) fn face_manifold(
     let depth_of = |p: Vec2| reference.radius - separation_of(p);
     surface_points.retain(|v| depth_of(v.point) >= -margin);
     if let [first, second] = surface_points.as_slice()
-        && (first.point - second.point).norm() < merge_distance(reference, incident)
+        && (first.point - second.point).norm_squared() < merge_distance_squared(reference, incident)
     {
         // Keep the deeper of two points that are one (the first on a tie).
         let deeper = if depth_of(second.point) > depth_of(first.point) {
@@ -225,6 +225,7 @@ pub(super) fn face_manifold(
         }
         surface_points.push(cap);
     }
+    let ends = EndNames::new(reference, incident, reference_is_a);
     let to_contact = |v: &ClipVertex| {
         let depth = depth_of(v.point);
         ConvexPoint {
@@ -232,7 +233,7 @@ pub(super) fn face_manifold(
             // point along the normal: midway is half of it.
             point: v.point + normal * (depth * 0.5),
             depth,
-            id: end_id(reference, incident, v, reference_is_a),
+            id: ends.id(v),
         }
     };
     let [first, rest @ ..] = surface_points.as_slice() else {
@@ -314,7 +315,8 @@ pub(super) fn polygon_face_manifold(
         }
     }
     if kept_count == 2
-        && (kept[0].0.point - kept[1].0.point).norm() < merge_distance(reference, incident)
+        && (kept[0].0.point - kept[1].0.point).norm_squared()
+            < merge_distance_squared(reference, incident)
     {
         // Keep the deeper of two points that are one (the first on a tie).
         if kept[1].1 > kept[0].1 {
@@ -344,12 +346,13 @@ pub(super) fn polygon_face_manifold(
         kept[0] = (vertex, depth);
         kept_count = 1;
     }
+    let ends = EndNames::new(reference, incident, reference_is_a);
     let to_contact = |(v, depth): &(ClipVertex, Real)| ConvexPoint {
         // The reference surface lies `depth` beyond the incident point
         // along the normal: midway is half of it.
         point: v.point + normal * (depth * 0.5),
         depth: *depth,
-        id: end_id(reference, incident, v, reference_is_a),
+        id: ends.id(v),
     };
     Some(ConvexManifold::new(
         if reference_is_a { normal } else { -normal },
@@ -358,49 +361,76 @@ pub(super) fn polygon_face_manifold(
     ))
 }
 
-/// Two clipped points closer than this are one contact:
-/// [`POINT_MERGE_FRACTION`] of the shorter of the two faces.
+/// The square of the distance under which two clipped points are one
+/// contact: [`POINT_MERGE_FRACTION`] of the shorter of the two faces
+/// (squares throughout, so no root is taken).
 #[inline(always)]
-fn merge_distance(reference: &Face, incident: &Face) -> Real {
-    let shorter = (reference.end - reference.start)
-        .norm()
-        .min((incident.end - incident.start).norm());
-    POINT_MERGE_FRACTION * shorter
+fn merge_distance_squared(reference: &Face, incident: &Face) -> Real {
+    let shorter_squared = (reference.end - reference.start)
+        .norm_squared()
+        .min((incident.end - incident.start).norm_squared());
+    POINT_MERGE_FRACTION * POINT_MERGE_FRACTION * shorter_squared
 }
 
-/// The id of clipped point `v`: the two corners at its end of the faces'
-/// overlap, the reference face's vertex on that side and the incident
-/// edge's vertex on that side, A's first (see "Feature ids" in the
-/// `contact` module docs). Whichever corner bounds the overlap there, an
-/// incident vertex kept in the slab or a cut at the reference vertex's side
-/// plane, the end keeps its name.
-#[inline(always)]
-fn end_id(reference: &Face, incident: &Face, v: &ClipVertex, reference_is_a: bool) -> FeatureId {
-    // The incident edge runs against the reference face (it is the most
-    // anti-parallel edge), so its start lies towards the reference's end,
-    // and a cut at the start plane replaces the incident end. An edge
-    // square to the face is taken the same way: clipping then keeps or
-    // drops both of its ends together.
-    let tangent = reference.end - reference.start;
-    let start_toward_end = tangent.dot(&(incident.start - incident.end)) >= 0.0;
-    let (incident_at_start, incident_at_end) = if start_toward_end {
-        (incident.end_feature, incident.start_feature)
-    } else {
-        (incident.start_feature, incident.end_feature)
-    };
-    let (reference_corner, incident_corner) = if v.reference_feature == reference.start_feature {
-        (reference.start_feature, incident_at_start)
-    } else if v.reference_feature == reference.end_feature {
-        (reference.end_feature, incident_at_end)
-    } else if v.incident_feature == incident_at_start {
-        (reference.start_feature, incident_at_start)
-    } else {
-        (reference.end_feature, v.incident_feature)
-    };
-    if reference_is_a {
-        FeatureId::new(reference_corner, incident_corner)
-    } else {
-        FeatureId::new(incident_corner, reference_corner)
+/// The names of the two ends of a face overlap (see [`Self::id`]): each
+/// the reference face's vertex on that side and the incident edge's
+/// vertex on that side.
+#[derive(Clone, Copy)]
+struct EndNames {
+    reference_start: u16,
+    reference_end: u16,
+    /// The incident edge's vertex on the side of the reference's start.
+    incident_at_start: u16,
+    /// The incident edge's vertex on the side of the reference's end.
+    incident_at_end: u16,
+    reference_is_a: bool,
+}
+
+impl EndNames {
+    #[inline(always)]
+    fn new(reference: &Face, incident: &Face, reference_is_a: bool) -> Self {
+        // The incident edge runs against the reference face (it is the most
+        // anti-parallel edge), so its start lies towards the reference's end,
+        // and a cut at the start plane replaces the incident end. An edge
+        // square to the face is taken the same way: clipping then keeps or
+        // drops both of its ends together.
+        let tangent = reference.end - reference.start;
+        let start_toward_end = tangent.dot(&(incident.start - incident.end)) >= 0.0;
+        let (incident_at_start, incident_at_end) = if start_toward_end {
+            (incident.end_feature, incident.start_feature)
+        } else {
+            (incident.start_feature, incident.end_feature)
+        };
+        EndNames {
+            reference_start: reference.start_feature,
+            reference_end: reference.end_feature,
+            incident_at_start,
+            incident_at_end,
+            reference_is_a,
+        }
+    }
+
+    /// The id of clipped point `v`: the two corners at its end of the
+    /// overlap, A's first (see "Feature ids" in the `contact` module docs).
+    /// Whichever corner bounds the overlap there, an incident vertex kept
+    /// in the slab or a cut at the reference vertex's side plane, the end
+    /// keeps its name.
+    #[inline(always)]
+    fn id(&self, v: &ClipVertex) -> FeatureId {
+        // A cut names its reference vertex; a kept vertex names itself.
+        let at_start = v.reference_feature == self.reference_start
+            || (v.reference_feature != self.reference_end
+                && v.incident_feature == self.incident_at_start);
+        let (reference_corner, incident_corner) = if at_start {
+            (self.reference_start, self.incident_at_start)
+        } else {
+            (self.reference_end, self.incident_at_end)
+        };
+        if self.reference_is_a {
+            FeatureId::new(reference_corner, incident_corner)
+        } else {
+            FeatureId::new(incident_corner, reference_corner)
+        }
     }
 }
 
