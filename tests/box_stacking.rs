@@ -22,7 +22,7 @@
 //! whenever the equal corners passed. Now: 0.0002 m/s and 0.3 mm for the
 //! column, 0.00001 m/s and 1 cm for the wall.
 
-use circlet::math::{Pose, vec2};
+use circlet::math::{Pose, Vec2, vec2};
 use circlet::query::{FeatureId, Manifold, contact, contact_with_margin};
 use circlet::shape::{Aabb, ConvexPolygon, Shape};
 use circlet::world::{BodyDef, BodyHandle, ColliderDef, World, WorldSettings};
@@ -52,36 +52,33 @@ fn ids_both_ways(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> [Vec<Fea
     [sorted_ids(&ab), flipped]
 }
 
-#[test]
-fn stacked_equal_boxes_keep_their_ids_as_their_corners_pass() {
+/// Asserts that a unit box at `contact_at` (its offset from another at the
+/// origin, faces touching) keeps its contact ids when shifted along the
+/// faces by `across` times small amounts and turned slightly either way:
+/// which box's corner bounds each end of the overlap changes, the ids do
+/// not, asked either way round.
+fn assert_ids_hold_as_corners_pass(contact_at: Vec2, across: Vec2) {
     let b = unit_box();
-    let lower = Pose::IDENTITY;
-    let reference = ids_both_ways(&b, &lower, &b, &Pose::new(vec2(0.0, 0.999), 0.0))[0].clone();
-    // Sideways shifts and small turns either way: which box's corner
-    // bounds each end of the overlap changes, the ids do not.
-    for dx in [-1e-3, -1e-5, -1e-7, 0.0, 1e-7, 1e-5, 1e-3] {
+    let still = Pose::IDENTITY;
+    let reference = ids_both_ways(&b, &still, &b, &Pose::new(contact_at, 0.0))[0].clone();
+    for shift in [-1e-3, -1e-5, -1e-7, 0.0, 1e-7, 1e-5, 1e-3] {
         for angle in [-1e-4, 0.0, 1e-4] {
-            let upper = Pose::new(vec2(dx, 0.999), angle);
-            for ids in ids_both_ways(&b, &lower, &b, &upper) {
-                assert_eq!(ids, reference, "shift {dx}, turn {angle}");
+            let moved = Pose::new(contact_at + across * shift, angle);
+            for ids in ids_both_ways(&b, &still, &b, &moved) {
+                assert_eq!(ids, reference, "shift {shift}, turn {angle}");
             }
         }
     }
 }
 
 #[test]
+fn stacked_equal_boxes_keep_their_ids_as_their_corners_pass() {
+    assert_ids_hold_as_corners_pass(vec2(0.0, 0.999), vec2(1.0, 0.0));
+}
+
+#[test]
 fn side_by_side_equal_boxes_keep_their_ids_as_their_corners_pass() {
-    let b = unit_box();
-    let left = Pose::IDENTITY;
-    let reference = ids_both_ways(&b, &left, &b, &Pose::new(vec2(0.999, 0.0), 0.0))[0].clone();
-    for dy in [-1e-3, -1e-5, -1e-7, 0.0, 1e-7, 1e-5, 1e-3] {
-        for angle in [-1e-4, 0.0, 1e-4] {
-            let right = Pose::new(vec2(0.999, dy), angle);
-            for ids in ids_both_ways(&b, &left, &b, &right) {
-                assert_eq!(ids, reference, "shift {dy}, turn {angle}");
-            }
-        }
-    }
+    assert_ids_hold_as_corners_pass(vec2(0.999, 0.0), vec2(0.0, 1.0));
 }
 
 #[test]

@@ -224,18 +224,18 @@ impl World {
                     // keep no impulses.
                     if pushed.is_err() {
                         impulses.clear();
-                    } else {
-                        // The new points' ids; the solver fills in their impulses.
-                        if impulses.len() == manifold.points.len() {
-                            for (stored, p) in impulses.iter_mut().zip(&manifold.points) {
-                                *stored = (p.id, 0.0, 0.0);
-                            }
-                        } else {
-                            impulses.clear();
-                            impulses.extend(manifold.points.iter().map(|p| (p.id, 0.0, 0.0)));
-                        }
-                        constraint_pairs.push(index as u32);
+                        return true;
                     }
+                    // The new points' ids; the solver fills in their impulses.
+                    if impulses.len() == manifold.points.len() {
+                        for (stored, p) in impulses.iter_mut().zip(&manifold.points) {
+                            *stored = (p.id, 0.0, 0.0);
+                        }
+                    } else {
+                        impulses.clear();
+                        impulses.extend(manifold.points.iter().map(|p| (p.id, 0.0, 0.0)));
+                    }
+                    constraint_pairs.push(index as u32);
                 }
                 true
             },
