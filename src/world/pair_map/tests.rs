@@ -110,6 +110,41 @@ fn a_new_pair_moves_only_the_pairs_up_to_the_nearest_free_slot() {
 }
 
 #[test]
+fn a_large_map_takes_a_scattered_batch_in_place() {
+    // A pile of tumbling bodies gains pairs all over the map each step:
+    // a batch of more than LOCAL_MERGE_LIMIT, but few for the map's size,
+    // goes into the free slots near each place instead of a rebuild.
+    let handles = handles(120);
+    let all = all_pairs(&handles, 0, 120);
+    let mut map = PairMap::default();
+    let is_new = |key: &PairKey| {
+        let at = |h: ColliderHandle| handles.iter().position(|x| *x == h).unwrap();
+        at(key.1) == at(key.0) + 1 && at(key.0) < 80
+    };
+    let mut old: Vec<_> = all
+        .iter()
+        .copied()
+        .filter(|(key, _)| !is_new(key))
+        .collect();
+    map.merge(&mut old);
+    let slots = map.slots.len();
+    let mut batch: Vec<_> = all.iter().copied().filter(|(key, _)| is_new(key)).collect();
+    assert!(batch.len() > LOCAL_MERGE_LIMIT && batch.len() <= local_merge_limit(slots));
+    let before = slot_of(&map);
+    map.merge(&mut batch);
+    check_slots(&map);
+    assert_eq!(map.slots.len(), slots, "rebuilt");
+    assert_eq!(map.len(), all.len());
+    // Each new pair moved at most the pairs up to a free slot nearby.
+    let after = slot_of(&map);
+    let moved = before
+        .iter()
+        .filter(|(key, slot)| after[*key] != **slot)
+        .count();
+    assert!(moved <= 80 * SPREAD, "{moved} pairs moved");
+}
+
+#[test]
 fn with_too_many_free_slots_the_next_merge_compacts() {
     let handles = handles(40);
     let mut map = PairMap::default();
