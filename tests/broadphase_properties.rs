@@ -21,7 +21,11 @@
 //!   follow the move rules, and queries still match brute force;
 //! - `update_pairs` returns exactly the brute-force set of overlapping fat
 //!   box pairs that involve a moved, created or touched proxy (never two
-//!   static ones), sorted, each pair once with the smaller id first.
+//!   static ones), sorted, each pair once with the smaller id first;
+//! - a caller that keeps every pair `update_new_pairs_with` reports until
+//!   its fat boxes stop overlapping holds exactly the brute-force set of
+//!   overlapping pairs after every update, and is told nothing
+//!   `update_pairs_with` would not say.
 
 use circlet::broadphase::{
     AABB_MARGIN, Bounds, BroadPhase, BroadPhaseError, DynamicTree, PREDICTION_MULTIPLIER, ProxyId,
@@ -471,6 +475,81 @@ proptest! {
             prop_assert_eq!(&pairs, &expected);
             prop_assert_eq!(broad_phase.pending_moves(), 0);
             pending.clear();
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(CASES))]
+
+    /// A caller that keeps every reported pair until its fat boxes stop
+    /// overlapping (as the world's contact map does) holds, after each
+    /// `update_new_pairs_with`, exactly the brute-force set of overlapping
+    /// pairs; and what it was told is a subset of `update_pairs_with`.
+    #[test]
+    fn new_pairs_keep_a_pair_set_complete(
+        initial in prop::collection::vec((tight_box(), kind()), 0..30),
+        steps in prop::collection::vec(prop::collection::vec(event(), 0..12), 1..5),
+    ) {
+        let mut broad_phase = BroadPhase::new();
+        // Live proxies: (id, user data, tight box); user data is unique.
+        let mut live: Vec<(ProxyId, usize, Bounds)> = Vec::new();
+        let mut next = 0usize;
+        for (b, kind) in initial {
+            live.push((broad_phase.create_proxy(b, kind, next), next, b));
+            next += 1;
+        }
+        let mut held = std::collections::BTreeSet::new();
+        for (step, events) in steps.into_iter().enumerate() {
+            if step > 0 {
+                for event in events {
+                    match event {
+                        Event::Create(b, kind) => {
+                            live.push((broad_phase.create_proxy(b, kind, next), next, b));
+                            next += 1;
+                        }
+                        Event::Move(i, d) if !live.is_empty() => {
+                            let i = i % live.len();
+                            let (to, displacement) = moved(&live[i].2, d, 0);
+                            broad_phase.move_proxy(live[i].0, to, displacement).unwrap();
+                            live[i].2 = to;
+                        }
+                        Event::Destroy(i) if !live.is_empty() => {
+                            let (id, data, _) = live.swap_remove(i % live.len());
+                            prop_assert_eq!(broad_phase.destroy_proxy(id), Ok(data));
+                            held.retain(|&(a, b)| a != data && b != data);
+                        }
+                        Event::Touch(i) if !live.is_empty() => {
+                            broad_phase.touch_proxy(live[i % live.len()].0).unwrap();
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            prop_assert!(broad_phase.validate().is_ok());
+            let mut all = Vec::new();
+            broad_phase.clone().update_pairs_with(|a, b| all.push((a.min(b), a.max(b))));
+            let mut new = Vec::new();
+            broad_phase.update_new_pairs_with(|a, b| new.push((a.min(b), a.max(b))));
+            prop_assert!(new.iter().all(|pair| all.contains(pair)));
+            held.extend(new);
+            // The caller's pass: pairs whose boxes no longer overlap go.
+            let fat = |data: usize| {
+                let (id, _, _) = live.iter().find(|(_, d, _)| *d == data).unwrap();
+                broad_phase.fat_bounds(*id).unwrap()
+            };
+            held.retain(|&(a, b)| fat(a).overlaps(&fat(b)));
+            let mut expected = std::collections::BTreeSet::new();
+            for (i, (a, data_a, _)) in live.iter().enumerate() {
+                for (b, data_b, _) in &live[i + 1..] {
+                    let both_static = a.kind() == ProxyKind::Static && b.kind() == ProxyKind::Static;
+                    let overlap = broad_phase.fat_bounds(*a).unwrap().overlaps(&broad_phase.fat_bounds(*b).unwrap());
+                    if overlap && !both_static {
+                        expected.insert((*data_a.min(data_b), *data_a.max(data_b)));
+                    }
+                }
+            }
+            prop_assert_eq!(&held, &expected);
         }
     }
 }

@@ -38,6 +38,10 @@ pub struct BroadPhase<T: Copy> {
     /// Proxies to query at the next `update_pairs`; each live one appears once
     /// (its node's `moved` flag), entries of removed proxies are skipped.
     move_buffer: Vec<ProxyId>,
+    /// Parallel to `move_buffer`: the fat box each proxy had at the last
+    /// pair update, `None` for a proxy created or touched since (every pair
+    /// of it may be new). Read by [`Self::update_new_pairs_with`].
+    moved_from: Vec<Option<Bounds>>,
 }
 
 impl<T: Copy> Default for BroadPhase<T> {
@@ -53,6 +57,7 @@ impl<T: Copy> BroadPhase<T> {
             static_tree: DynamicTree::new(ProxyKind::Static),
             moving_tree: DynamicTree::new(ProxyKind::Moving),
             move_buffer: Vec::new(),
+            moved_from: Vec::new(),
         }
     }
 
@@ -80,7 +85,7 @@ impl<T: Copy> BroadPhase<T> {
     /// next [`update_pairs`](Self::update_pairs).
     pub fn create_proxy(&mut self, bounds: Bounds, kind: ProxyKind, user_data: T) -> ProxyId {
         let id = self.tree_mut(kind).insert(bounds, user_data);
-        self.buffer_move(id);
+        self.buffer_move(id, None);
         id
     }
 
@@ -107,11 +112,12 @@ impl<T: Copy> BroadPhase<T> {
         bounds: Bounds,
         displacement: Vec2,
     ) -> Result<bool, BroadPhaseError> {
-        let reinserted = self
-            .tree_mut(id.kind())
-            .move_proxy(id, bounds, displacement)?;
+        let tree = self.tree_mut(id.kind());
+        // The box of the last pair update, unless a move since kept it.
+        let from = tree.fat_bounds(id);
+        let reinserted = tree.move_proxy(id, bounds, displacement)?;
         if reinserted {
-            self.buffer_move(id);
+            self.buffer_move(id, from);
         }
         Ok(reinserted)
     }
@@ -133,23 +139,39 @@ impl<T: Copy> BroadPhase<T> {
     }
 
     /// Queues a proxy for pair finding without moving it (e.g. after its
-    /// collision filter changed, or a body woke up).
+    /// collision filter changed, or a body woke up). Every pair of a touched
+    /// proxy is reported again, also by
+    /// [`update_new_pairs_with`](Self::update_new_pairs_with).
     ///
     /// # Errors
     /// [`BroadPhaseError::StaleProxy`].
     pub fn touch_proxy(&mut self, id: ProxyId) -> Result<(), BroadPhaseError> {
-        self.tree(id.kind()).leaf_index(id)?;
-        self.buffer_move(id);
+        let index = self.tree(id.kind()).leaf_index(id)?;
+        if self.tree(id.kind()).nodes[index as usize].moved {
+            // Already buffered (rare: a touch after a move in one step).
+            if let Some(k) = self
+                .move_buffer
+                .iter()
+                .rposition(|&buffered| buffered == id)
+            {
+                self.moved_from[k] = None;
+            }
+        }
+        self.buffer_move(id, None);
         Ok(())
     }
 
-    fn buffer_move(&mut self, id: ProxyId) {
+    /// Buffers `id` for the next pair update, with its fat box at the last
+    /// update (`None`: all its pairs may be new); a proxy already buffered
+    /// keeps the box it was buffered with.
+    fn buffer_move(&mut self, id: ProxyId, from: Option<Bounds>) {
         let tree = self.tree_mut(id.kind());
         if let Ok(index) = tree.leaf_index(id) {
             let node = &mut tree.nodes[index as usize];
             if !node.moved {
                 node.moved = true;
                 self.move_buffer.push(id);
+                self.moved_from.push(from);
             }
         }
     }
@@ -181,7 +203,7 @@ impl<T: Copy> BroadPhase<T> {
     /// Once the buffers have grown to the scene's size this allocates nothing.
     pub fn update_pairs(&mut self, out: &mut Vec<(ProxyId, ProxyId)>) {
         out.clear();
-        self.visit_moved_pairs(|a, b, _, _| out.push((a, b)));
+        self.visit_moved_pairs(false, |a, b, _, _| out.push((a, b)));
         self.clear_move_buffer();
         out.sort_unstable();
         // The rule above reports each pair once; this only guards the contract.
@@ -194,16 +216,31 @@ impl<T: Copy> BroadPhase<T> {
     /// the trees' shapes are, but not sorted), and empties the move buffer.
     /// Saves the sort and the id lookups when the caller sorts anyway.
     pub fn update_pairs_with(&mut self, mut report: impl FnMut(T, T)) {
-        self.visit_moved_pairs(|_, _, a, b| report(a, b));
+        self.visit_moved_pairs(false, |_, _, a, b| report(a, b));
+        self.clear_move_buffer();
+    }
+
+    /// [`update_pairs_with`](Self::update_pairs_with) for a caller that
+    /// keeps every pair whose fat boxes overlapped at the last update (and
+    /// drops a pair only once its boxes stop overlapping): leaves out the
+    /// pairs it must already hold, those of a re-inserted proxy and a proxy
+    /// that did not move whose boxes overlapped before the move. Pairs of
+    /// proxies created or touched since, and of two moved proxies, are all
+    /// reported. In a pile of tumbling bodies most pairs of a re-inserted
+    /// proxy are such old pairs, and the caller no longer looks each up.
+    pub fn update_new_pairs_with(&mut self, mut report: impl FnMut(T, T)) {
+        self.visit_moved_pairs(true, |_, _, a, b| report(a, b));
         self.clear_move_buffer();
     }
 
     /// Calls `report(a, b, data_a, data_b)`, `a < b`, once for every pair of
     /// overlapping fat boxes with at least one buffered proxy (not
-    /// static–static).
-    fn visit_moved_pairs(&self, mut report: impl FnMut(ProxyId, ProxyId, T, T)) {
+    /// static–static); with `new_only`, not for the old pairs
+    /// [`Self::update_new_pairs_with`] leaves out.
+    fn visit_moved_pairs(&self, new_only: bool, mut report: impl FnMut(ProxyId, ProxyId, T, T)) {
         let (static_tree, moving_tree) = (&self.static_tree, &self.moving_tree);
-        for &query_id in &self.move_buffer {
+        for (&query_id, &from) in self.move_buffer.iter().zip(&self.moved_from) {
+            let from = from.filter(|_| new_only);
             let query_tree = match query_id.kind() {
                 ProxyKind::Static => static_tree,
                 ProxyKind::Moving => moving_tree,
@@ -221,8 +258,12 @@ impl<T: Copy> BroadPhase<T> {
                 if other == query_id {
                     return true;
                 }
-                let other_moved = tree.nodes[other.index() as usize].moved;
-                if other_moved && other < query_id {
+                let other_node = &tree.nodes[other.index() as usize];
+                if other_node.moved && other < query_id {
+                    return true;
+                }
+                // Boxes that overlapped at the last update: an old pair.
+                if !other_node.moved && from.is_some_and(|from| from.overlaps(&other_node.bounds)) {
                     return true;
                 }
                 if query_id < other {
@@ -249,6 +290,7 @@ impl<T: Copy> BroadPhase<T> {
             }
         }
         self.move_buffer.clear();
+        self.moved_from.clear();
     }
 
     /// [`DynamicTree::query_aabb`] over the static tree, then the moving one.
@@ -344,6 +386,12 @@ impl<T: Copy> BroadPhase<T> {
                     });
                 }
             }
+        }
+        if self.moved_from.len() != self.move_buffer.len() {
+            return Err(InvariantViolation {
+                node: u32::MAX,
+                what: "move buffer and its start boxes disagree",
+            });
         }
         if flagged != buffered {
             return Err(InvariantViolation {

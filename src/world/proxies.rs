@@ -12,6 +12,17 @@
 //! reports only pairs of proxies that moved; the world keeps every pair in
 //! its contact map and drops a pair once the two fat boxes stop overlapping
 //! (see `narrowphase.rs`). Sleeping bodies keep their proxies and do not move them.
+//!
+//! Invariant: after each step's narrowphase the map holds every pair of
+//! colliders that may pair ([`World::may_pair`], fixed for a collider's
+//! life) whose fat boxes overlap. Proxies only move between one
+//! narrowphase and the next pair update, and only pairs whose boxes no
+//! longer overlap are dropped (or those of removed colliders, whose
+//! proxies go too). So a pair update may leave out the pairs of a
+//! re-inserted proxy with a proxy that did not move whose boxes
+//! overlapped before the move: the map holds them already
+//! ([`BroadPhase::update_new_pairs_with`](crate::broadphase::BroadPhase::update_new_pairs_with)).
+//! A new proxy (a new collider, a restored snapshot) reports all its pairs.
 
 use super::colliders_now::ColliderTable;
 use super::handles::{BodyKey, ColliderKey};
@@ -75,8 +86,10 @@ impl World {
             id,
             ..
         } = self;
-        // Reported in the trees' order; the merge sorts what is new.
-        broad_phase.update_pairs_with(|key_a, key_b| {
+        // Reported in the trees' order; the merge sorts what is new. The
+        // map holds every pair whose fat boxes overlapped at the last update
+        // (see the module docs), so the broadphase leaves those out.
+        broad_phase.update_new_pairs_with(|key_a, key_b| {
             if !may_pair(colliders, bodies, key_a, key_b) {
                 return;
             }
