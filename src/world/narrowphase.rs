@@ -26,7 +26,7 @@
 
 use super::clear_boxes::pair_is_clear;
 use super::handles::{ColliderHandle, ColliderKey};
-use super::pair_map::NOT_QUIET;
+use super::pair_map::{NOT_QUIET, TREE_NOT_QUIET, is_quiet};
 use super::settings::SPECULATIVE_DISTANCE;
 use super::{Collider, Event, World};
 use crate::query::contact::{contact_circle_circle_into, contact_with_margin_into};
@@ -92,7 +92,7 @@ impl World {
                 };
                 if !overlap {
                     // A quiet pair is not touching: its box stays closed.
-                    if *quiet == NOT_QUIET && pair.touching {
+                    if !is_quiet(*quiet) && pair.touching {
                         events.push(ended_event(key, pair.sensor, colliders));
                     }
                     return false;
@@ -115,6 +115,7 @@ impl World {
                 };
                 let sensor = pair.sensor;
                 let was_touching = pair.touching;
+                let mut tree_pair = false;
                 match (a.circle, b.circle) {
                     // The pile's common case, without placing both shapes first
                     // (the same centres and radii `Placed` computes).
@@ -135,19 +136,21 @@ impl World {
                         // Two trees: the pair's candidate leaf pairs, exactly
                         // what `contact_with_margin` finds (see `TreePairCache`),
                         // written in place.
-                        (Shape::Tree(tree_a), Shape::Tree(tree_b)) => pair
-                            .tree_cache
-                            .get_or_insert_with(Box::default)
-                            .contact_into(
-                                tree_a,
-                                &a.pose,
-                                tree_b,
-                                &b.pose,
-                                margin,
-                                stamp,
-                                leaf_contacts,
-                                &mut pair.manifold,
-                            ),
+                        (Shape::Tree(tree_a), Shape::Tree(tree_b)) => {
+                            tree_pair = true;
+                            pair.tree_cache
+                                .get_or_insert_with(Box::default)
+                                .contact_into(
+                                    tree_a,
+                                    &a.pose,
+                                    tree_b,
+                                    &b.pose,
+                                    margin,
+                                    stamp,
+                                    leaf_contacts,
+                                    &mut pair.manifold,
+                                );
+                        }
                         // Shapes whose boxes are clear of each other: what
                         // the query would say, for a few comparisons.
                         _ if pair_is_clear(shape_boxes, key, a, b, margin) => pair.manifold = None,
@@ -176,14 +179,13 @@ impl World {
                     events.push(ended_event(key, sensor, colliders));
                 }
                 pair.touching = touching;
-                // Apart with no candidate: quiet until the motion says otherwise
-                // (the cache leaves its threshold at -∞ in every other case).
-                *quiet = if pair.manifold.is_none() {
-                    pair.tree_cache
-                        .as_ref()
-                        .map_or(f64::NEG_INFINITY, |cache| cache.quiet_until())
-                } else {
-                    NOT_QUIET
+                // Two trees apart with no candidate: quiet until the motion
+                // says otherwise (the cache leaves its threshold at -∞ in
+                // every other case); any other tree pair is marked as one.
+                *quiet = match (&pair.manifold, &pair.tree_cache) {
+                    _ if !tree_pair => NOT_QUIET,
+                    (None, Some(cache)) => cache.quiet_until().max(TREE_NOT_QUIET),
+                    _ => TREE_NOT_QUIET,
                 };
                 if touching && !pair.sensor {
                     touching_bodies[touching_count] = (a.body, b.body);

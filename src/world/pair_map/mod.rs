@@ -55,9 +55,11 @@
 //! Each slot also carries a *quiet threshold* beside its key (not in its
 //! box): a pair the narrowphase found apart and may pass over while the
 //! motion readings of its two colliders sum to no more than this (see
-//! `narrowphase.rs`); `-∞` for every other pair, for every new pair and
-//! for every pair of a map built from a list (`FromIterator`); a rebuild
-//! keeps each pair's.
+//! `narrowphase.rs`); [`TREE_NOT_QUIET`] for every other pair of two
+//! circle trees once the narrowphase has seen it (so the pass knows to
+//! prefetch its leaf-pair cache), `-∞` for every other pair, for every new
+//! pair and for every pair of a map built from a list (`FromIterator`); a
+//! rebuild keeps each pair's.
 //!
 //! [`rebuild`]: PairMap::rebuild
 
@@ -114,6 +116,18 @@ pub(crate) struct PairMap {
 
 /// The quiet threshold of a pair that must be looked at.
 pub(crate) const NOT_QUIET: f64 = f64::NEG_INFINITY;
+
+/// The quiet threshold of a pair of two circle trees that must be looked
+/// at: no motion stamp (a sum of distances, never negative) is at or
+/// below it either, but it tells [`PairMap::retain_quiet`] that the pair's
+/// box holds a leaf-pair cache worth prefetching.
+pub(crate) const TREE_NOT_QUIET: f64 = f64::MIN;
+
+/// True for a threshold that may let the narrowphase pass a pair over
+/// (above both thresholds of pairs that must be looked at).
+pub(crate) fn is_quiet(threshold: f64) -> bool {
+    threshold > TREE_NOT_QUIET
+}
 
 /// The boxes are re-packed in key order once more than one kept pair in
 /// this many has its box below the one before it (see the module docs).
@@ -268,11 +282,16 @@ impl PairMap {
                 prefetch(&**later);
                 ahead(later_key);
             }
-            // A pair of two circle trees reads its leaf-pair cache first,
-            // a second box: its address is known once the pair's box has
-            // landed, half way to its turn.
-            if let Some((_, Some(nearer))) = slots.get(index + PREFETCH_AHEAD / 2)
-                && let Some(cache) = &nearer.tree_cache
+            // A pair of two circle trees (its threshold above NOT_QUIET)
+            // reads its leaf-pair cache first, a second box: its address
+            // is known once the pair's box has landed, half way to its
+            // turn. Other pairs' boxes are not read here.
+            let nearer = index + PREFETCH_AHEAD / 2;
+            if quiet
+                .get(nearer)
+                .is_some_and(|&threshold| threshold > NOT_QUIET)
+                && let Some((_, Some(pair))) = slots.get(nearer)
+                && let Some(cache) = &pair.tree_cache
             {
                 prefetch(&**cache);
             }
