@@ -406,6 +406,72 @@ fn event() -> impl Strategy<Value = Event> {
     ]
 }
 
+/// Live proxies of a broadphase whose user data is a unique number.
+struct Proxies {
+    broad_phase: BroadPhase<usize>,
+    /// (id, user data, tight box).
+    live: Vec<(ProxyId, usize, Bounds)>,
+    next: usize,
+}
+
+/// What an event did.
+enum Applied {
+    /// A proxy the next update must query: created, re-inserted or touched.
+    Pending(ProxyId),
+    /// The user data of a destroyed proxy.
+    Destroyed(usize),
+    Nothing,
+}
+
+impl Proxies {
+    fn new(initial: Vec<(Bounds, ProxyKind)>) -> Proxies {
+        let mut proxies = Proxies {
+            broad_phase: BroadPhase::new(),
+            live: Vec::new(),
+            next: 0,
+        };
+        for (b, kind) in initial {
+            proxies.create(b, kind);
+        }
+        proxies
+    }
+
+    fn create(&mut self, b: Bounds, kind: ProxyKind) -> ProxyId {
+        let id = self.broad_phase.create_proxy(b, kind, self.next);
+        self.live.push((id, self.next, b));
+        self.next += 1;
+        id
+    }
+
+    fn apply(&mut self, event: Event) -> Result<Applied, TestCaseError> {
+        let count = self.live.len();
+        Ok(match event {
+            Event::Create(b, kind) => Applied::Pending(self.create(b, kind)),
+            Event::Move(i, d) if count > 0 => {
+                let (id, _, from) = self.live[i % count];
+                let (to, displacement) = moved(&from, d, 0);
+                self.live[i % count].2 = to;
+                if self.broad_phase.move_proxy(id, to, displacement).unwrap() {
+                    Applied::Pending(id)
+                } else {
+                    Applied::Nothing
+                }
+            }
+            Event::Destroy(i) if count > 0 => {
+                let (id, data, _) = self.live.swap_remove(i % count);
+                prop_assert_eq!(self.broad_phase.destroy_proxy(id), Ok(data));
+                Applied::Destroyed(data)
+            }
+            Event::Touch(i) if count > 0 => {
+                let id = self.live[i % count].0;
+                self.broad_phase.touch_proxy(id).unwrap();
+                Applied::Pending(id)
+            }
+            _ => Applied::Nothing,
+        })
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(CASES))]
 
@@ -414,53 +480,26 @@ proptest! {
         initial in prop::collection::vec((tight_box(), kind()), 0..30),
         steps in prop::collection::vec(prop::collection::vec(event(), 0..12), 1..4),
     ) {
-        let mut broad_phase = BroadPhase::new();
-        let mut live: Vec<(ProxyId, Bounds)> = Vec::new();
+        let mut proxies = Proxies::new(initial);
         // Proxies the next update must query: created, re-inserted or touched.
-        let mut pending: Vec<ProxyId> = Vec::new();
-        for (b, kind) in initial {
-            let id = broad_phase.create_proxy(b, kind, ());
-            live.push((id, b));
-            pending.push(id);
-        }
+        let mut pending: Vec<ProxyId> = proxies.live.iter().map(|(id, _, _)| *id).collect();
         let mut pairs = Vec::new();
         for (step, events) in steps.into_iter().enumerate() {
             // The first update sees the initial proxies; later ones the events.
             if step > 0 {
                 for event in events {
-                    match event {
-                        Event::Create(b, kind) => {
-                            let id = broad_phase.create_proxy(b, kind, ());
-                            live.push((id, b));
-                            pending.push(id);
-                        }
-                        Event::Move(i, d) if !live.is_empty() => {
-                            let i = i % live.len();
-                            let (to, displacement) = moved(&live[i].1, d, 0);
-                            if broad_phase.move_proxy(live[i].0, to, displacement).unwrap() {
-                                pending.push(live[i].0);
-                            }
-                            live[i].1 = to;
-                        }
-                        Event::Destroy(i) if !live.is_empty() => {
-                            let (id, _) = live.swap_remove(i % live.len());
-                            prop_assert_eq!(broad_phase.destroy_proxy(id), Ok(()));
-                        }
-                        Event::Touch(i) if !live.is_empty() => {
-                            let id = live[i % live.len()].0;
-                            broad_phase.touch_proxy(id).unwrap();
-                            pending.push(id);
-                        }
-                        _ => {}
+                    if let Applied::Pending(id) = proxies.apply(event)? {
+                        pending.push(id);
                     }
                 }
             }
+            let Proxies { broad_phase, live, .. } = &mut proxies;
             prop_assert!(broad_phase.validate().is_ok());
             broad_phase.update_pairs(&mut pairs);
             let is_pending = |id: ProxyId| pending.contains(&id);
             let mut expected = Vec::new();
-            for (i, (a, _)) in live.iter().enumerate() {
-                for (b, _) in &live[i + 1..] {
+            for (i, (a, _, _)) in live.iter().enumerate() {
+                for (b, _, _) in &live[i + 1..] {
                     let (a, b) = if a < b { (*a, *b) } else { (*b, *a) };
                     let both_static = a.kind() == ProxyKind::Static && b.kind() == ProxyKind::Static;
                     let overlap = broad_phase.fat_bounds(a).unwrap().overlaps(&broad_phase.fat_bounds(b).unwrap());
@@ -491,41 +530,17 @@ proptest! {
         initial in prop::collection::vec((tight_box(), kind()), 0..30),
         steps in prop::collection::vec(prop::collection::vec(event(), 0..12), 1..5),
     ) {
-        let mut broad_phase = BroadPhase::new();
-        // Live proxies: (id, user data, tight box); user data is unique.
-        let mut live: Vec<(ProxyId, usize, Bounds)> = Vec::new();
-        let mut next = 0usize;
-        for (b, kind) in initial {
-            live.push((broad_phase.create_proxy(b, kind, next), next, b));
-            next += 1;
-        }
+        let mut proxies = Proxies::new(initial);
         let mut held = std::collections::BTreeSet::new();
         for (step, events) in steps.into_iter().enumerate() {
             if step > 0 {
                 for event in events {
-                    match event {
-                        Event::Create(b, kind) => {
-                            live.push((broad_phase.create_proxy(b, kind, next), next, b));
-                            next += 1;
-                        }
-                        Event::Move(i, d) if !live.is_empty() => {
-                            let i = i % live.len();
-                            let (to, displacement) = moved(&live[i].2, d, 0);
-                            broad_phase.move_proxy(live[i].0, to, displacement).unwrap();
-                            live[i].2 = to;
-                        }
-                        Event::Destroy(i) if !live.is_empty() => {
-                            let (id, data, _) = live.swap_remove(i % live.len());
-                            prop_assert_eq!(broad_phase.destroy_proxy(id), Ok(data));
-                            held.retain(|&(a, b)| a != data && b != data);
-                        }
-                        Event::Touch(i) if !live.is_empty() => {
-                            broad_phase.touch_proxy(live[i % live.len()].0).unwrap();
-                        }
-                        _ => {}
+                    if let Applied::Destroyed(data) = proxies.apply(event)? {
+                        held.retain(|&(a, b)| a != data && b != data);
                     }
                 }
             }
+            let Proxies { broad_phase, live, .. } = &mut proxies;
             prop_assert!(broad_phase.validate().is_ok());
             let mut all = Vec::new();
             broad_phase.clone().update_pairs_with(|a, b| all.push((a.min(b), a.max(b))));
