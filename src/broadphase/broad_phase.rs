@@ -112,14 +112,15 @@ impl<T: Copy> BroadPhase<T> {
         bounds: Bounds,
         displacement: Vec2,
     ) -> Result<bool, BroadPhaseError> {
-        let tree = self.tree_mut(id.kind());
-        // The box of the last pair update, unless a move since kept it.
-        let from = tree.fat_bounds(id);
-        let reinserted = tree.move_proxy(id, bounds, displacement)?;
-        if reinserted {
+        // The box it had: that of the last pair update, unless a move
+        // since then buffered it already (and keeps that one).
+        let from = self
+            .tree_mut(id.kind())
+            .move_proxy_from(id, bounds, displacement)?;
+        if from.is_some() {
             self.buffer_move(id, from);
         }
-        Ok(reinserted)
+        Ok(from.is_some())
     }
 
     /// True if [`Self::move_proxy`] would keep the proxy of kind `kind`

@@ -222,14 +222,27 @@ impl<T: Copy> DynamicTree<T> {
         bounds: Bounds,
         displacement: Vec2,
     ) -> Result<bool, BroadPhaseError> {
+        self.move_proxy_from(id, bounds, displacement)
+            .map(|from| from.is_some())
+    }
+
+    /// [`Self::move_proxy`] that returns the fat box the proxy had before,
+    /// `Some` exactly when it was re-inserted.
+    #[inline]
+    pub(super) fn move_proxy_from(
+        &mut self,
+        id: ProxyId,
+        bounds: Bounds,
+        displacement: Vec2,
+    ) -> Result<Option<Bounds>, BroadPhaseError> {
         let leaf = self.leaf_index(id)?;
         let fat = self.predicted_fat_bounds(&bounds, displacement)?;
         let stored = self.nodes[leaf as usize].bounds;
         if self.keeps_fat(&stored, &bounds, &fat) {
-            return Ok(false);
+            return Ok(None);
         }
         self.reinsert(leaf, fat);
-        Ok(true)
+        Ok(Some(stored))
     }
 
     /// True if [`Self::move_proxy`] keeps a proxy whose stored box is
