@@ -151,8 +151,8 @@ pub fn toi_tree_shape(
             kind: shape.kind(),
         });
     }
-    let contact = |pose_a: &Pose, pose_b: &Pose| {
-        contact_tree_placed(tree, pose_a, &Placed::new(shape, pose_b), 0.0)
+    let contact = |pose_a: &Pose, pose_b: &Pose, margin: Real| {
+        contact_tree_placed(tree, pose_a, &Placed::new(shape, pose_b), margin)
     };
     if tree_motion.angular != 0.0 || shape_motion.angular != 0.0 {
         let body_tree = tree_body(tree, tree_pose, tree_motion);
@@ -187,7 +187,7 @@ pub fn toi_tree_shape(
             ..toi.translated(origin)
         };
         if is_overlap(&toi) {
-            with_manifold(toi, contact(tree_pose, shape_pose).as_ref())
+            with_manifold(toi, contact(tree_pose, shape_pose, 0.0).as_ref())
         } else {
             toi
         }
@@ -200,6 +200,78 @@ mod tests {
     use crate::math::vec2;
     use crate::query::time_of_impact::ToiStatus;
     use crate::shape::{Aabb, Circle, SimplePolygon};
+
+    /// A case the CCD property test drew: a small tree 35 m from the
+    /// origin whose leaf 3 overlaps a turning polygon by less than a
+    /// coordinate's ulp. The tree's closest points call it an
+    /// intersection, its contact query finds no overlapping leaf; the
+    /// answer still names the leaf (through the manifold within the
+    /// advancement's tolerance), where it named no part before.
+    #[test]
+    fn touching_within_rounding_far_from_the_origin_names_a_part() {
+        use crate::query::closest_points;
+        use crate::shape::{ConvexPolygon, FlatNode, PartId};
+        let node =
+            |x: Real, y: Real, r: Real, children: std::ops::Range<usize>, part: Option<u32>| {
+                FlatNode {
+                    center: vec2(x, y),
+                    radius: r,
+                    children,
+                    part: part.map(PartId),
+                }
+            };
+        let nodes = vec![
+            node(0.017043376, -0.01206537, 0.096836604, 1..3, None),
+            node(0.019054666, -0.013580019, 0.09431878, 3..5, None),
+            node(-0.057900626, 0.044372972, 0.0030182158, 0..0, Some(0)),
+            node(0.048907157, -0.023593491, 0.06283162, 5..7, None),
+            node(-0.040365543, 0.006351405, 0.03164483, 7..9, None),
+            node(0.046568524, -0.052136157, 0.034193303, 0..0, Some(1)),
+            node(0.053791575, 0.03602014, 0.0030182158, 0..0, Some(2)),
+            node(-0.040365543, 0.006351405, 0.03164483, 0..0, Some(3)),
+            node(-0.054695908, 0.008152177, 0.0030182158, 0..0, Some(4)),
+        ];
+        let tree = CircleTree::new(nodes, (0..5).map(|i| format!("leaf {i}")).collect()).unwrap();
+        let polygon = Shape::from(
+            ConvexPolygon::new(&[
+                vec2(0.15838663, 0.0640876),
+                vec2(-0.328737, 0.051294055),
+                vec2(-0.31169704, -0.053152684),
+                vec2(-0.08843465, -0.06644061),
+                vec2(0.29592884, -0.054732487),
+                vec2(0.48719198, 0.018199112),
+            ])
+            .unwrap(),
+        );
+        let pose = |x: Real, y: Real, re: Real, im: Real, scale: Real| Pose {
+            translation: vec2(x, y),
+            rotation: crate::math::Rot2::new_unchecked(nalgebra::Complex::new(re, im)),
+            scale,
+        };
+        let tree_pose = pose(35.278267, 33.692146, -0.98776436, 0.15595357, 1.9754418);
+        let polygon_pose = pose(35.46642, 33.701958, -0.73286265, 0.6803766, 0.61884195);
+        let turning = Motion {
+            linear: vec2(-0.029607324, 0.058514636),
+            angular: -1.6881256,
+        };
+        // The two queries disagree here.
+        let whole = Shape::from(tree.clone());
+        assert!(closest_points(&whole, &tree_pose, &polygon, &polygon_pose).is_none());
+        assert!(crate::query::contact(&whole, &tree_pose, &polygon, &polygon_pose).is_none());
+        let toi = toi_tree_shape(
+            &tree,
+            &tree_pose,
+            &Motion::ZERO,
+            &polygon,
+            &polygon_pose,
+            &turning,
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(toi.status, ToiStatus::OverlappingAtStart);
+        assert_eq!(toi.part_a, Some(PartId(3)));
+        assert!(toi.normal.norm() > 0.99 && toi.point.x.is_finite());
+    }
 
     fn comb() -> CircleTree {
         let leaves: Vec<Circle> = (0..12)

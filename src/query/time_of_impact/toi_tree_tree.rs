@@ -19,7 +19,8 @@ use super::tree_advancement::{
 use super::types::{Motion, Toi, ToiError};
 use crate::math::{Pose, Real, Vec2};
 use crate::query::tree::{
-    PairVisitor, QueryBudget, WorldCircle, closest_points_tree_tree, contact_tree_tree, walk_pair,
+    PairVisitor, QueryBudget, WorldCircle, closest_points_tree_tree, contact_tree_tree_with_margin,
+    walk_pair,
 };
 use crate::shape::CircleTree;
 use std::ops::ControlFlow;
@@ -142,7 +143,9 @@ pub fn toi_tree_tree(
     pose_b: &Pose,
     motion_b: &Motion,
 ) -> Result<Option<Toi>, ToiError> {
-    let contact = |pa: &Pose, pb: &Pose| contact_tree_tree(tree_a, pa, tree_b, pb);
+    let contact = |pa: &Pose, pb: &Pose, margin: Real| {
+        contact_tree_tree_with_margin(tree_a, pa, tree_b, pb, margin)
+    };
     if motion_a.angular != 0.0 || motion_b.angular != 0.0 {
         return advance_trees(
             &tree_body(tree_a, pose_a, motion_a),
@@ -184,7 +187,7 @@ pub fn toi_tree_tree(
             ..toi.translated(origin)
         };
         if is_overlap(&toi) {
-            with_manifold(toi, contact(pose_a, pose_b).as_ref())
+            with_manifold(toi, contact(pose_a, pose_b, 0.0).as_ref())
         } else {
             toi
         }

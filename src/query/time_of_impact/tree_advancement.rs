@@ -2,7 +2,7 @@
 //! allowance of their pruned sweeps, and conservative advancement driven by
 //! the tree-aware closest points, which also reports the parts.
 
-use super::conservative_advancement::{SweptBody, conservative_advancement};
+use super::conservative_advancement::{SweptBody, advancement_tolerance, conservative_advancement};
 use super::types::{Motion, Toi, ToiError, ToiStatus};
 use crate::math::{Pose, Real, Vec2};
 use crate::query::tree::TreeClosestPoints;
@@ -50,17 +50,23 @@ pub(super) fn tree_body(tree: &CircleTree, pose: &Pose, motion: &Motion) -> Swep
 
 /// Conservative advancement of two bodies of which at least one is a tree,
 /// with `closest(pose_a, pose_b)` the tree-aware closest points (`None` when
-/// they intersect) and `contact(pose_a, pose_b)` their contact manifold.
+/// they intersect) and `contact(pose_a, pose_b, margin)` their contact
+/// manifold within `margin` metres.
 ///
 /// The parts of the reported contact are those of the closest points at the
 /// reported fraction. Where the bodies already intersect there (overlapping
 /// at the start, or brought into contact by rounding), the normal, point and
 /// parts are the contact manifold's: its normal and its deepest point.
+/// Where they touch only within rounding (the closest points call it an
+/// intersection, yet no leaf overlaps in the contact query, far from the
+/// origin where a coordinate's ulp exceeds the overlap), the manifold within
+/// the advancement's tolerance stands in: its deepest point is the leaf
+/// nearest the other body, so a tree's answer always names a part.
 pub(super) fn advance_trees(
     body_a: &SweptBody,
     body_b: &SweptBody,
     mut closest: impl FnMut(&Pose, &Pose) -> Option<TreeClosestPoints>,
-    contact: impl Fn(&Pose, &Pose) -> Option<Manifold>,
+    contact: impl Fn(&Pose, &Pose, Real) -> Option<Manifold>,
 ) -> Result<Option<Toi>, ToiError> {
     // What the last call of `closest` saw: the parts, or an intersection.
     let mut last = None;
@@ -82,7 +88,9 @@ pub(super) fn advance_trees(
         _ => {
             let pose_a = body_a.motion.pose_at(&body_a.pose, toi.fraction);
             let pose_b = body_b.motion.pose_at(&body_b.pose, toi.fraction);
-            with_manifold(toi, contact(&pose_a, &pose_b).as_ref())
+            let manifold = contact(&pose_a, &pose_b, 0.0)
+                .or_else(|| contact(&pose_a, &pose_b, advancement_tolerance(body_a, body_b)));
+            with_manifold(toi, manifold.as_ref())
         }
     }))
 }
