@@ -22,7 +22,7 @@ use crate::math::{Pose, Real, Rot2, Vec2};
 use crate::query::time_of_impact::{
     Motion, SweptBody, ToiError, ToiStatus, conservative_advancement, time_of_impact,
 };
-use crate::query::{closest_points, contact};
+use crate::query::{ClosestPoints, closest_points, contact};
 use crate::shape::{PartId, Shape};
 
 /// A body's motion over one step.
@@ -183,6 +183,32 @@ pub(crate) enum Path {
 }
 
 impl Path {
+    /// A disc that holds `shape` at the start of the interval (centre and
+    /// radius, world metres) and how that disc moves over the interval: its
+    /// centre by `motion.linear`, the shape turning about it by
+    /// `motion.angular`. For a spinning path the radius is the reach that
+    /// conservative advancement bounds the spin with ([`Path::swept_body`]).
+    pub(crate) fn start_disc(&self, shape: &Shape) -> (Vec2, Real, Motion) {
+        match *self {
+            Path::Frozen(pose) => (
+                pose.translation,
+                pose.scale_length(shape.bounding_radius()),
+                Motion::ZERO,
+            ),
+            Path::Linear { pose, motion } => (
+                pose.translation,
+                pose.scale_length(shape.bounding_radius()),
+                Motion::linear(motion),
+            ),
+            Path::Spinning {
+                center,
+                motion,
+                reach,
+                ..
+            } => (center.translation, reach, motion),
+        }
+    }
+
     fn swept_body(&self, shape: &Shape) -> SweptBody {
         match *self {
             Path::Frozen(pose) => SweptBody::from_shape(shape, pose, Motion::ZERO),
@@ -309,6 +335,26 @@ pub(crate) fn first_contact(
     path_b: &Path,
     target: Real,
 ) -> Result<Option<PathContact>, ToiError> {
+    first_contact_from(shape_a, path_a, shape_b, path_b, target, None)
+}
+
+/// [`first_contact`] for a caller that already has the shapes' closest
+/// points at the start of the interval (`start`: `None` where they
+/// intersect), at the poses `path_a.pose_at(0.0)` and `path_b.pose_at(0.0)`:
+/// conservative advancement's first reading, which is taken at those very
+/// poses, is that answer instead of a second query. Any other reading is
+/// queried as before, so the result is the same bit for bit.
+///
+/// # Errors
+/// As [`first_contact`].
+pub(crate) fn first_contact_from(
+    shape_a: &Shape,
+    path_a: &Path,
+    shape_b: &Shape,
+    path_b: &Path,
+    target: Real,
+    start: Option<Option<ClosestPoints>>,
+) -> Result<Option<PathContact>, ToiError> {
     let translation = path_b.translation() - path_a.translation();
     if let (Some(motion_a), Some(motion_b)) = (path_a.linear_motion(), path_b.linear_motion()) {
         let toi = time_of_impact(
@@ -349,10 +395,15 @@ pub(crate) fn first_contact(
     }
     let body_a = path_a.swept_body(shape_a);
     let body_b = path_b.swept_body(shape_b);
+    let start = start.map(|closest| (path_a.pose_at(0.0), path_b.pose_at(0.0), closest));
     let toi = conservative_advancement(&body_a, &body_b, |swept_a, swept_b| {
         let pose_a = path_a.shape_pose(swept_a);
         let pose_b = path_b.shape_pose(swept_b);
-        closest_points(shape_a, &pose_a, shape_b, &pose_b)
+        let known = start
+            .filter(|(start_a, start_b, _)| *start_a == pose_a && *start_b == pose_b)
+            .map(|(_, _, closest)| closest);
+        known
+            .unwrap_or_else(|| closest_points(shape_a, &pose_a, shape_b, &pose_b))
             .filter(|closest| closest.distance > target)
             .map(|closest| closest.with_distance(closest.distance - target))
     })?;
