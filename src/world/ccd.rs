@@ -35,6 +35,7 @@ use super::settings::{LINEAR_SLOP, SPECULATIVE_DISTANCE};
 use super::sweep::{Path, Sweep, first_contact, first_contact_from};
 use super::{Body, BodyKind, Event, World};
 use crate::math::{Real, Vec2};
+use crate::query::distance::closest_points_below;
 use crate::query::time_of_impact::Motion;
 use crate::query::{closest_points, contact};
 use crate::shape::Shape;
@@ -52,27 +53,39 @@ pub const CCD_MOTION_FRACTION: Real = 0.5;
 /// along the normal would overshoot: 2^-12 of the time to the touch.
 const STOP_BISECTIONS: u32 = 12;
 
-/// True when [`World::impact_time`] is sure to answer `None` for two
-/// shapes on these paths, told from their bounding discs alone (each disc
-/// holds its shape however it turns, and translates with the path).
+/// From how far apart at the start two shapes on their paths surely miss
+/// each other over the interval, and what their bounding discs alone say of
+/// that start distance: see [`miss_distance`].
+#[derive(Clone, Copy, Debug)]
+struct MissDistance {
+    /// A start distance at or beyond this (metres) makes
+    /// [`World::impact_time`] answer `None`.
+    cap: Real,
+    /// A lower bound of the start distance as [`closest_points`] computes it
+    /// (metres; ≤ 0 when the discs overlap).
+    lower: Real,
+}
+
+/// The [`MissDistance`] of two shapes on these paths, from their bounding
+/// discs (each holds its shape however it turns, and translates with the
+/// path).
 ///
-/// The discs must start farther apart than [`SPECULATIVE_DISTANCE`], so the
-/// shapes are not within the solver's margin, and farther apart than
-/// [`LINEAR_SLOP`] plus the advancement's stopping tolerance plus
-/// `2 × relative speed + spin`. That sum bounds the closing speed
-/// conservative advancement steps with (the relative speed, or for two
-/// convex shapes at most twice it, plus each disc's spin times its radius),
-/// so its first step already passes the end of the interval; and since the
-/// discs close by at most the relative motion, the linear sweep finds no
-/// touch either.
+/// Shapes that start `cap` or more apart are beyond the speculative margin,
+/// so not the solver's contact, and farther apart than [`LINEAR_SLOP`] plus
+/// the advancement's stopping tolerance plus `2 × relative speed + spin`.
+/// That sum bounds the closing speed conservative advancement steps with
+/// (the relative speed, or for two convex shapes at most twice it, plus
+/// each disc's spin times its radius), so its first step already passes the
+/// end of the interval; and since the shapes close by at most the relative
+/// motion, the linear sweep finds no touch either.
 ///
 /// The stopping tolerance is at most 1e-4 of twice the larger radius (a
 /// length scale is at most a bounding diameter) or eight ulps of the
-/// coordinates; the discs' distance and the shapes' closest points each
-/// round by a few ulps of the coordinates, for which 64 are allowed. Most
-/// candidates of a tumbling pile end here: their fat swept boxes overlap,
-/// their discs never come near.
-fn surely_missed(own: &Shape, path_own: &Path, other: &Shape, path_other: &Path) -> bool {
+/// coordinates; distances round by a few ulps of the coordinates, for which
+/// 64 are allowed on each side. In a tumbling pile about a tenth of the
+/// candidates end on their discs alone (most are neighbours whose discs
+/// overlap); the rest have their start distance measured only up to `cap`.
+fn miss_distance(own: &Shape, path_own: &Path, other: &Shape, path_other: &Path) -> MissDistance {
     let (center_a, radius_a, motion_a) = path_own.start_disc(own);
     let (center_b, radius_b, motion_b) = path_other.start_disc(other);
     let linear = motion_b.linear - motion_a.linear;
@@ -83,10 +96,14 @@ fn surely_missed(own: &Shape, path_own: &Path, other: &Shape, path_other: &Path)
     };
     let magnitude =
         magnitude(center_a, radius_a, &motion_a).max(magnitude(center_b, radius_b, &motion_b));
+    let rounding = 64.0 * Real::EPSILON * magnitude;
     let tolerance = 2.0e-4 * radius_a.max(radius_b) + 8.0 * Real::EPSILON * magnitude;
-    let gap = (center_b - center_a).norm() - radius_a - radius_b - 64.0 * Real::EPSILON * magnitude;
-    // False for anything not finite (an infinite radius, a NaN).
-    gap > SPECULATIVE_DISTANCE && gap - LINEAR_SLOP - tolerance > closing
+    let cap = SPECULATIVE_DISTANCE.max(LINEAR_SLOP + tolerance + closing) + rounding;
+    MissDistance {
+        // Nothing not finite caps the measure (an infinite radius, a NaN).
+        cap: if cap.is_finite() { cap } else { Real::INFINITY },
+        lower: (center_b - center_a).norm() - radius_a - radius_b - rounding,
+    }
 }
 
 /// One collider of a fast body and one collider it may hit.
@@ -270,11 +287,14 @@ impl World {
         let path_own = sweeps[candidate.fast as usize].path(own, from, false);
         let other_sweep = self.indexed_sweep(sweeps, candidate.other_index, candidate.other_body);
         let path_other = other_sweep.path(other, from, other_frozen);
-        if surely_missed(&own.shape, &path_own, &other.shape, &path_other) {
+        let miss = miss_distance(&own.shape, &path_own, &other.shape, &path_other);
+        if miss.lower >= miss.cap {
             return None;
         }
         let (own_start, other_start) = (path_own.pose_at(0.0), path_other.pose_at(0.0));
-        let start = closest_points(&own.shape, &own_start, &other.shape, &other_start);
+        // `None`: at least `cap` apart, so no impact.
+        let start =
+            closest_points_below(&own.shape, &own_start, &other.shape, &other_start, miss.cap)?;
         if start.is_none_or(|closest| closest.distance <= SPECULATIVE_DISTANCE) {
             // Within the speculative margin: the solver's contact, unless by
             // the end of the step the fast body came out on the far side of
@@ -598,14 +618,17 @@ mod tests {
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(10_000))]
 
-        /// Whenever the bounding discs rule a candidate out, the full
-        /// answer is no impact too: apart beyond the speculative margin at
-        /// the start, and no first contact within a slop over the interval.
+        /// The discs' bound is a lower bound of the start distance, and a
+        /// start distance at or beyond the cap means no impact: apart
+        /// beyond the speculative margin, and no first contact within a
+        /// slop over the interval.
         #[test]
-        fn ruled_out_candidates_never_meet((case, v) in case(), spread in 0.5f32..16.0) {
+        fn candidates_at_the_cap_never_meet((case, v) in case(), spread in 0.5f32..16.0) {
             let (a, path_a, b, path_b) = paths(&case, &v, spread);
-            if surely_missed(&a, &path_a, &b, &path_b) {
-                let start = closest_points(&a, &path_a.pose_at(0.0), &b, &path_b.pose_at(0.0));
+            let miss = miss_distance(&a, &path_a, &b, &path_b);
+            let start = closest_points(&a, &path_a.pose_at(0.0), &b, &path_b.pose_at(0.0));
+            prop_assert!(miss.lower <= start.map_or(0.0, |c| c.distance));
+            if start.is_some_and(|c| c.distance >= miss.cap) {
                 prop_assert!(start.is_some_and(|c| c.distance > SPECULATIVE_DISTANCE));
                 let contact = first_contact(&a, &path_a, &b, &path_b, LINEAR_SLOP);
                 prop_assert!(matches!(contact, Ok(None)), "{contact:?}");
@@ -639,14 +662,12 @@ mod tests {
             Motion::new(vec2(1.0, 0.0), 1.0),
             vec2(0.1, 0.0),
         );
-        let still = Path::Frozen(at(10.0));
-        assert!(surely_missed(&hull, &moving, &hull, &still));
-        assert!(!surely_missed(
-            &hull,
-            &moving,
-            &hull,
-            &Path::Frozen(at(3.0))
-        ));
+        let ruled_out = |other: &Path, moving: &Path| {
+            let miss = miss_distance(&hull, moving, &hull, other);
+            miss.lower >= miss.cap
+        };
+        assert!(ruled_out(&Path::Frozen(at(10.0)), &moving));
+        assert!(!ruled_out(&Path::Frozen(at(3.0)), &moving));
         // Spin counts: the same pair turning fast may close the gap.
         let spinning = path(
             2,
@@ -655,6 +676,6 @@ mod tests {
             Motion::new(vec2(1.0, 0.0), 30.0),
             vec2(0.1, 0.0),
         );
-        assert!(!surely_missed(&hull, &spinning, &hull, &still));
+        assert!(!ruled_out(&Path::Frozen(at(10.0)), &spinning));
     }
 }

@@ -83,7 +83,9 @@ pub use distance_simple_simple::distance_simple_simple;
 
 use crate::math::{Pose, Real, Vec2};
 use crate::query::placed::Placed;
-use crate::query::tree::{TreeClosestPoints, closest_points_tree_placed};
+use crate::query::tree::{
+    TreeClosestPoints, closest_points_tree_placed, closest_points_tree_placed_below,
+};
 use crate::shape::Shape;
 
 /// The distance reported for shapes that do not intersect but whose computed
@@ -233,6 +235,35 @@ pub fn closest_points(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> Opt
     }
 }
 
+/// [`closest_points`] for a caller that only needs distances below `cap`
+/// metres (> 0): `None` when the shapes are at least `cap` apart, else
+/// `Some` of exactly what [`closest_points`] answers. A circle tree's
+/// descent then prunes every node at least `cap` away; other shapes are
+/// measured in full.
+pub(crate) fn closest_points_below(
+    a: &Shape,
+    pose_a: &Pose,
+    b: &Shape,
+    pose_b: &Pose,
+    cap: Real,
+) -> Option<Option<ClosestPoints>> {
+    let flip = |c: Option<ClosestPoints>| c.map(ClosestPoints::flipped);
+    match (a, b) {
+        (Shape::Tree(tree), _) => {
+            closest_points_tree_placed_below(tree, pose_a, &Placed::new(b, pose_b), cap)
+                .map(|c| c.map(tree_pair))
+        }
+        (_, Shape::Tree(tree)) => {
+            closest_points_tree_placed_below(tree, pose_b, &Placed::new(a, pose_a), cap)
+                .map(|c| flip(c.map(tree_pair)))
+        }
+        _ => match closest_points(a, pose_a, b, pose_b) {
+            Some(closest) if closest.distance >= cap => None,
+            closest => Some(closest),
+        },
+    }
+}
+
 /// The closest points of two placed shapes, or `None` when they intersect.
 ///
 /// The generic path of [`closest_points`], for callers that already hold
@@ -379,5 +410,57 @@ mod tests {
         assert_eq!(nearest([Some(apart), Some(closer)]), Some(closer));
         assert_eq!(nearest([Some(apart), None]), None);
         assert!(ClosestPoints::from_cores(vec2(0.0, 0.0), 1.0, vec2(1.0, 0.0), 0.0).distance > 0.0);
+    }
+
+    mod below {
+        use super::*;
+        use crate::shape::{Aabb, Capsule, Circle, CircleTree};
+        use proptest::prelude::*;
+
+        fn shape(kind: u8, leaves: &[(Real, Real, Real)]) -> Shape {
+            match kind % 4 {
+                0 => Shape::from(Circle::new(vec2(0.3, -0.1), 0.7).unwrap()),
+                1 => Shape::from(Aabb::new(vec2(-1.0, -0.4), vec2(1.0, 0.4)).unwrap()),
+                2 => Shape::from(Capsule::new(vec2(-0.8, 0.0), vec2(0.8, 0.2), 0.3).unwrap()),
+                _ => {
+                    let leaves: Vec<Circle> = leaves
+                        .iter()
+                        .map(|&(x, y, r)| Circle::new(vec2(x, y), r).unwrap())
+                        .collect();
+                    Shape::from(CircleTree::from_leaves(&leaves, 2).unwrap())
+                }
+            }
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(10_000))]
+
+            /// Measured up to a cap, a tree's closest points are those of
+            /// the full descent bit for bit whenever the shapes are closer
+            /// than the cap (or intersect), and "at least the cap apart"
+            /// exactly when the full descent says so.
+            #[test]
+            fn below_a_cap_is_the_full_answer_or_nothing(
+                kinds in (3u8..=3, any::<u8>()),
+                swap in any::<bool>(),
+                leaves in prop::collection::vec((-2.0f32..2.0, -2.0f32..2.0, 0.1f32..1.0), 1..=12),
+                at in (-50.0f32..50.0, -50.0f32..50.0),
+                apart in (-4.0f32..4.0, -4.0f32..4.0),
+                angles in (-3.2f32..3.2, -3.2f32..3.2),
+                scale in 0.5f32..2.0,
+                cap in 0.001f32..4.0,
+            ) {
+                let (a, b) = (shape(kinds.0, &leaves), shape(kinds.1, &leaves[..leaves.len().div_ceil(2)]));
+                let (a, b) = if swap { (b, a) } else { (a, b) };
+                let pose_a = Pose::new(vec2(at.0, at.1), angles.0).with_scale(scale);
+                let pose_b = Pose::new(vec2(at.0 + apart.0, at.1 + apart.1), angles.1);
+                let full = closest_points(&a, &pose_a, &b, &pose_b);
+                let capped = closest_points_below(&a, &pose_a, &b, &pose_b, cap);
+                match full {
+                    Some(c) if c.distance >= cap => prop_assert!(capped.is_none()),
+                    full => prop_assert_eq!(format!("{capped:?}"), format!("{:?}", Some(full))),
+                }
+            }
+        }
     }
 }

@@ -1,6 +1,6 @@
 //! `distance_tree_shape`: branch-and-bound distance from a tree to a shape.
 
-use super::distance_tree_tree::closest_points_tree_tree;
+use super::distance_tree_tree::closest_points_tree_tree_below;
 use super::probe::Probe;
 use super::walk::{Visitor, WorldCircle, visit_leaves, walk};
 use super::{QueryBudget, TreeClosestPoints, TreeQueryStats, part};
@@ -120,23 +120,37 @@ pub fn closest_points_tree_shape(
 
 /// [`closest_points_tree_shape`] against a shape already placed in the
 /// world: the tree arm of [`crate::query::distance::closest_points_placed`].
-/// A placed tree goes to [`closest_points_tree_tree`].
+/// A placed tree goes to [`super::closest_points_tree_tree`].
 pub(crate) fn closest_points_tree_placed(
     tree: &CircleTree,
     pose: &Pose,
     other: &Placed,
 ) -> Option<TreeClosestPoints> {
+    closest_points_tree_placed_below(tree, pose, other, Real::INFINITY).flatten()
+}
+
+/// [`closest_points_tree_placed`] for a caller that only needs distances
+/// below `cap` metres: `None` when the shapes are at least `cap` apart, else
+/// `Some` of exactly what [`closest_points_tree_placed`] answers (`cap` >
+/// 0; the descent starts with `cap` as its best distance; see
+/// [`closest_points_tree_tree_below`] for why the answer is the same).
+pub(crate) fn closest_points_tree_placed_below(
+    tree: &CircleTree,
+    pose: &Pose,
+    other: &Placed,
+    cap: Real,
+) -> Option<Option<TreeClosestPoints>> {
     if let Placed::Tree(other_tree, other_pose) = other {
-        return closest_points_tree_tree(tree, pose, other_tree, other_pose);
+        return closest_points_tree_tree_below(tree, pose, other_tree, other_pose, cap);
     }
     let mut visitor = Nearest {
         tree,
         probe: Probe::from_placed(Cow::Borrowed(other)),
-        best: Real::INFINITY,
+        best: cap,
         witness: None,
     };
     walk(tree, pose, &QueryBudget::UNLIMITED, &mut visitor);
-    visitor.witness
+    (visitor.witness.is_some() || visitor.best < cap).then_some(visitor.witness)
 }
 
 /// [`distance_tree_shape`] within a budget, with the counters: under a cut

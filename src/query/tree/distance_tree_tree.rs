@@ -82,17 +82,20 @@ impl PairVisitor for Nearest<'_> {
     }
 }
 
+/// The nearest leaf pair closer than `cap` (∞: any), its distance (`cap`
+/// when none is; 0 when two leaves intersect) and the counters.
 fn nearest(
     tree_a: &CircleTree,
     pose_a: &Pose,
     tree_b: &CircleTree,
     pose_b: &Pose,
     budget: QueryBudget,
+    cap: Real,
 ) -> (Option<TreeClosestPoints>, Real, TreeQueryStats) {
     let mut visitor = Nearest {
         tree_a,
         tree_b,
-        best: Real::INFINITY,
+        best: cap,
         witness: None,
     };
     let stats = walk_pair(tree_a, pose_a, tree_b, pose_b, &budget, &mut visitor);
@@ -118,7 +121,37 @@ pub fn closest_points_tree_tree(
     tree_b: &CircleTree,
     pose_b: &Pose,
 ) -> Option<TreeClosestPoints> {
-    nearest(tree_a, pose_a, tree_b, pose_b, QueryBudget::UNLIMITED).0
+    nearest(
+        tree_a,
+        pose_a,
+        tree_b,
+        pose_b,
+        QueryBudget::UNLIMITED,
+        Real::INFINITY,
+    )
+    .0
+}
+
+/// [`closest_points_tree_tree`] for a caller that only needs distances
+/// below `cap` metres (> 0): `None` when the trees are at least `cap`
+/// apart, else `Some` of exactly what [`closest_points_tree_tree`] answers.
+///
+/// The descent starts with `cap` as its best distance, so it prunes every
+/// node pair at least `cap` apart. What it still visits, it visits in the
+/// same order as the full descent, and every node pair on the way to the
+/// nearest leaf pair is closer than the best so far in both: both end on
+/// the same leaf pair (or the same intersection).
+pub(crate) fn closest_points_tree_tree_below(
+    tree_a: &CircleTree,
+    pose_a: &Pose,
+    tree_b: &CircleTree,
+    pose_b: &Pose,
+    cap: Real,
+) -> Option<Option<TreeClosestPoints>> {
+    let (witness, best, _) = nearest(tree_a, pose_a, tree_b, pose_b, QueryBudget::UNLIMITED, cap);
+    // `best` is only lowered, to a leaf pair's distance below `cap` or to 0
+    // at an intersection (which leaves no witness).
+    (witness.is_some() || best < cap).then_some(witness)
 }
 
 /// [`distance_tree_tree`] within a budget, with the counters (a lower bound under a cut).
@@ -129,7 +162,7 @@ pub fn distance_tree_tree_with_stats(
     pose_b: &Pose,
     budget: QueryBudget,
 ) -> (Real, TreeQueryStats) {
-    let (_, best, stats) = nearest(tree_a, pose_a, tree_b, pose_b, budget);
+    let (_, best, stats) = nearest(tree_a, pose_a, tree_b, pose_b, budget, Real::INFINITY);
     (if best.is_finite() { best } else { 0.0 }, stats)
 }
 

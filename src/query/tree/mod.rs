@@ -86,7 +86,9 @@ pub use reduce::{MAX_MANIFOLD_POINTS, reduce_leaf_contacts};
 pub use walk::PRUNE_SLACK;
 
 pub(crate) use contact_tree_shape::contact_tree_placed;
-pub(crate) use distance_tree_shape::closest_points_tree_placed;
+pub(crate) use distance_tree_shape::{
+    closest_points_tree_placed, closest_points_tree_placed_below,
+};
 pub(crate) use intersects_tree_shape::intersects_tree_placed;
 pub(crate) use walk::{PairVisitor, Visitor, WorldCircle, walk, walk_pair};
 
