@@ -297,6 +297,43 @@ fn thick_shot_tile_triangle() {
     );
 }
 
+/// A drawn case: a ray from 600 m away hits a tile wedge 2 m long and 5 cm
+/// high 4 mm from its sharp tip, where the wedge is 0.1 mm thick. The
+/// reported normal is the slanted face's; the check's push of a millimetre
+/// would carry the wedge through the contact point either way, so it is
+/// not judged by the push there (see `common::check`).
+#[test]
+fn ray_hitting_a_thin_wedge_near_its_tip() {
+    use circlet::math::{Pose, Rot2, vec2};
+    use circlet::query::cast::Shot;
+    use circlet::shape::{Corner, TileTriangle};
+    let wedge = TileTriangle::new(
+        vec2(0.0, 0.113_426_62),
+        vec2(1.961_674, 0.168_100_25),
+        Corner::UpperLeft,
+    )
+    .unwrap();
+    let case = ShotScenario {
+        shot: Shot::new(
+            vec2(-116.502_83, 554.436_46),
+            vec2(6.208_564_8, -29.394_775),
+            0.0,
+        )
+        .unwrap(),
+        target: Shape::from(wedge),
+        pose: Pose {
+            rotation: Rot2::from_cos_sin_unchecked(0.997_392_1, -0.072_173_454),
+            translation: vec2(0.0, 0.0),
+            scale: 0.820_705_4,
+        },
+    };
+    let mut tally = Tally::default();
+    shot_case(&case, &mut tally).unwrap();
+    let hit = cast(&case.shot, &case.target, &case.pose).unwrap().unwrap();
+    // The slanted face's outward normal, turned by the pose.
+    assert!((hit.normal - vec2(0.0444, 0.999)).norm() < 1e-3, "{hit:?}");
+}
+
 #[test]
 fn thick_shot_simple_polygon() {
     run_family(

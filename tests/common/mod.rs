@@ -190,14 +190,30 @@ pub fn check(
     if r.overlapping_at_start {
         return Ok(()); // depth, normal and point of an overlap are the contact query's business
     }
-    // The normal separates: B pushed along it moves away from A.
+    // The normal separates: B pushed along it moves away from A. Judged by
+    // pushing B both ways, which means nothing where the contact is closer
+    // than the push to a sharp vertex of either body: there the valid
+    // normals are the vertex's whole cone, and a thin wedge hit near its
+    // tip lets B pass through the contact point either way (a shot from
+    // 600 m hitting a 2 m wedge 4 mm from its tip, where the wedge is
+    // 0.1 mm thick, under a push of a millimetre).
     let push = 4.0 * tol.distance + 1e-6 * (a.reach + b.reach);
+    let near_sharp_vertex = [a, b].iter().any(|body| {
+        body.shape.parts.iter().any(|part| {
+            part.radius == 0.0
+                && part.core.len() > 1
+                && part
+                    .core
+                    .iter()
+                    .any(|&q| body.world(r.fraction, q).sub(r.point).norm() < push)
+        })
+    });
     let shifted = |sign: f64| {
         let mut moved = b.clone();
         moved.translation = moved.translation.add(r.normal.mul(sign * push));
         oracle::signed_distance(a, &moved, r.fraction, f64::INFINITY)
     };
-    if shifted(1.0) <= shifted(-1.0) {
+    if !near_sharp_vertex && shifted(1.0) <= shifted(-1.0) {
         return Err(format!("normal {:?} does not separate A from B", r.normal));
     }
     let on_a = oracle::point_distance(a, r.fraction, r.point);
