@@ -301,7 +301,8 @@ fn thick_shot_tile_triangle() {
 /// high 4 mm from its sharp tip, where the wedge is 0.1 mm thick. The
 /// reported normal is the slanted face's; the check's push of a millimetre
 /// would carry the wedge through the contact point either way, so it is
-/// not judged by the push there (see `common::check`).
+/// not judged by the push within `push / tan α` of a sharp vertex of the
+/// target (see `common::check`).
 #[test]
 fn ray_hitting_a_thin_wedge_near_its_tip() {
     use circlet::math::{Pose, Rot2, vec2};

@@ -191,22 +191,25 @@ pub fn check(
         return Ok(()); // depth, normal and point of an overlap are the contact query's business
     }
     // The normal separates: B pushed along it moves away from A. Judged by
-    // pushing B both ways, which means nothing where the contact is closer
-    // than the push to a sharp vertex of either body: there the valid
-    // normals are the vertex's whole cone, and a thin wedge hit near its
-    // tip lets B pass through the contact point either way (a shot from
-    // 600 m hitting a 2 m wedge 4 mm from its tip, where the wedge is
-    // 0.1 mm thick, under a push of a millimetre).
+    // pushing B both ways, which means nothing where B is thinner than the
+    // push at the contact: near a sharp vertex of B (interior angle α
+    // under 90°), within push / tan α of it, B pushed towards A carries its
+    // thin tip through the contact point and out beyond it. A shot from
+    // 600 m hitting a tile wedge (α = 1.6°) 4 mm from its tip, where the
+    // wedge is 0.1 mm thick, under a push of a millimetre, is such a case.
     let push = 4.0 * tol.distance + 1e-6 * (a.reach + b.reach);
-    let near_sharp_vertex = [a, b].iter().any(|body| {
-        body.shape.parts.iter().any(|part| {
-            part.radius == 0.0
-                && part.core.len() > 1
-                && part
-                    .core
-                    .iter()
-                    .any(|&q| body.world(r.fraction, q).sub(r.point).norm() < push)
-        })
+    let near_sharp_vertex = b.shape.parts.iter().any(|part| {
+        let n = part.core.len();
+        part.radius == 0.0
+            && n >= 3
+            && (0..n).any(|i| {
+                let at = |k: usize| b.world(r.fraction, part.core[k % n]);
+                let (vertex, before, after) = (at(i), at(i + n - 1), at(i + 1));
+                let (u, v) = (before.sub(vertex), after.sub(vertex));
+                let (cos, sin) = (u.dot(v), u.cross(v).abs());
+                // Acute (cos > 0), and the contact within push / tan α.
+                cos > 0.0 && vertex.sub(r.point).norm() * sin < push * cos
+            })
     });
     let shifted = |sign: f64| {
         let mut moved = b.clone();
