@@ -345,10 +345,13 @@ pub(crate) fn first_contact(
 /// poses, is that answer instead of a second query, and two linear paths
 /// that start farther apart than their relative motion are apart (the
 /// sweep could not find a touch). Any other reading is queried as before,
-/// so the result is the same bit for bit.
+/// so the result is the same bit for bit, except that the linear shortcut
+/// answers "no contact" where [`first_contact`] would refuse input outside
+/// the sweep's range (a motion over its limit, a pose of scale 0), which
+/// continuous collision reads alike.
 ///
 /// # Errors
-/// As [`first_contact`].
+/// As [`first_contact`], except as above.
 pub(crate) fn first_contact_from(
     shape_a: &Shape,
     path_a: &Path,

@@ -238,8 +238,9 @@ pub fn closest_points(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> Opt
 /// [`closest_points`] for a caller that only needs distances below `cap`
 /// metres (> 0): `None` when the shapes are at least `cap` apart, else
 /// `Some` of exactly what [`closest_points`] answers. A circle tree's
-/// descent then prunes every node at least `cap` away; other shapes are
-/// measured in full.
+/// descent then prunes every node at least `cap` away (exact as far as its
+/// pruning slack holds: see `closest_points_tree_tree_below`); other
+/// shapes are measured in full.
 pub(crate) fn closest_points_below(
     a: &Shape,
     pose_a: &Pose,
@@ -438,7 +439,10 @@ mod tests {
             /// Measured up to a cap, a tree's closest points are those of
             /// the full descent bit for bit whenever the shapes are closer
             /// than the cap (or intersect), and "at least the cap apart"
-            /// exactly when the full descent says so.
+            /// exactly when the full descent says so, down to a cap one
+            /// ulp above the distance (trees with leaves near their own
+            /// origin, within 50 m of the world's: see
+            /// `closest_points_tree_tree_below` for leaves far from it).
             #[test]
             fn below_a_cap_is_the_full_answer_or_nothing(
                 kinds in (3u8..=3, any::<u8>()),
@@ -455,10 +459,15 @@ mod tests {
                 let pose_a = Pose::new(vec2(at.0, at.1), angles.0).with_scale(scale);
                 let pose_b = Pose::new(vec2(at.0 + apart.0, at.1 + apart.1), angles.1);
                 let full = closest_points(&a, &pose_a, &b, &pose_b);
-                let capped = closest_points_below(&a, &pose_a, &b, &pose_b, cap);
-                match full {
-                    Some(c) if c.distance >= cap => prop_assert!(capped.is_none()),
-                    full => prop_assert_eq!(format!("{capped:?}"), format!("{:?}", Some(full))),
+                // The drawn cap, and caps on either side of the distance
+                // itself (the tightest the descent can be asked for).
+                let edges = full.map(|c| [c.distance, c.distance.next_up()]);
+                for cap in std::iter::once(cap).chain(edges.into_iter().flatten()) {
+                    let capped = closest_points_below(&a, &pose_a, &b, &pose_b, cap);
+                    match full {
+                        Some(c) if c.distance >= cap => prop_assert!(capped.is_none()),
+                        full => prop_assert_eq!(format!("{capped:?}"), format!("{:?}", Some(full))),
+                    }
                 }
             }
         }

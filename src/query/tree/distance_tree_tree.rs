@@ -140,7 +140,14 @@ pub fn closest_points_tree_tree(
 /// node pair at least `cap` apart. What it still visits, it visits in the
 /// same order as the full descent, and every node pair on the way to the
 /// nearest leaf pair is closer than the best so far in both: both end on
-/// the same leaf pair (or the same intersection).
+/// the same leaf pair (or the same intersection). That rests on each node
+/// pair's bound being no more than its leaves' computed distances, which
+/// the pruning slack ([`super::walk::PRUNE_SLACK`]) provides for trees
+/// whose leaves lie near their own origin. For leaves kilometres from it,
+/// placed near the world's origin, the leaves' rounding can exceed that
+/// slack, and a distance within a few millimetres above the nearest one
+/// may then be reported as "beyond" (as the full descent may then miss the
+/// nearest pair once its best drops below such a bound).
 pub(crate) fn closest_points_tree_tree_below(
     tree_a: &CircleTree,
     pose_a: &Pose,
