@@ -82,9 +82,7 @@ struct MissDistance {
 /// The stopping tolerance is at most 1e-4 of twice the larger radius (a
 /// length scale is at most a bounding diameter) or eight ulps of the
 /// coordinates; distances round by a few ulps of the coordinates, for which
-/// 64 are allowed on each side (more than a tree's capped descent can be
-/// off where its pruning slack falls short, see
-/// `closest_points_tree_tree_below`). In a tumbling pile about a tenth of the
+/// 64 are allowed on each side. In a tumbling pile about a tenth of the
 /// candidates end on their discs alone (most are neighbours whose discs
 /// overlap); the rest have their start distance measured only up to `cap`.
 fn miss_distance(own: &Shape, path_own: &Path, other: &Shape, path_other: &Path) -> MissDistance {

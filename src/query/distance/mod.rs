@@ -238,8 +238,8 @@ pub fn closest_points(a: &Shape, pose_a: &Pose, b: &Shape, pose_b: &Pose) -> Opt
 /// [`closest_points`] for a caller that only needs distances below `cap`
 /// metres (> 0): `None` when the shapes are at least `cap` apart, else
 /// `Some` of exactly what [`closest_points`] answers. A circle tree's
-/// descent then prunes every node at least `cap` away (exact as far as its
-/// pruning slack holds: see `closest_points_tree_tree_below`); other
+/// descent then prunes every node at least `cap` away (see
+/// `closest_points_tree_tree_below` for why the answer is the same); other
 /// shapes are measured in full.
 pub(crate) fn closest_points_below(
     a: &Shape,
@@ -441,8 +441,8 @@ mod tests {
             /// than the cap (or intersect), and "at least the cap apart"
             /// exactly when the full descent says so, down to a cap one
             /// ulp above the distance (trees with leaves near their own
-            /// origin, within 50 m of the world's: see
-            /// `closest_points_tree_tree_below` for leaves far from it).
+            /// origin, within 50 m of the world's; leaves far from their
+            /// own origin are tested with the tree queries).
             #[test]
             fn below_a_cap_is_the_full_answer_or_nothing(
                 kinds in (3u8..=3, any::<u8>()),

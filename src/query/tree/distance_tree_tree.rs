@@ -142,12 +142,8 @@ pub fn closest_points_tree_tree(
 /// nearest leaf pair is closer than the best so far in both: both end on
 /// the same leaf pair (or the same intersection). That rests on each node
 /// pair's bound being no more than its leaves' computed distances, which
-/// the pruning slack ([`super::walk::PRUNE_SLACK`]) provides for trees
-/// whose leaves lie near their own origin. For leaves kilometres from it,
-/// placed near the world's origin, the leaves' rounding can exceed that
-/// slack, and a distance within a few millimetres above the nearest one
-/// may then be reported as "beyond" (as the full descent may then miss the
-/// nearest pair once its best drops below such a bound).
+/// the pruning slack ([`super::walk::PRUNE_SLACK`]) provides, counting the
+/// leaves' offset from their own origin as well as their world position.
 pub(crate) fn closest_points_tree_tree_below(
     tree_a: &CircleTree,
     pose_a: &Pose,
@@ -189,4 +185,54 @@ pub(crate) fn brute_force(
     };
     let stats = visit_leaf_pairs(tree_a, pose_a, tree_b, pose_b, &mut visitor);
     (visitor.witness, visitor.best, stats)
+}
+
+#[cfg(test)]
+mod far_leaves {
+    use super::*;
+    use crate::math::vec2;
+    use crate::shape::Circle;
+
+    /// Trees whose leaves lie 10 km from their own origin, placed so that
+    /// the leaves sit near the world's: the leaves' placement rounds by
+    /// about a millimetre, and the pruned descent, full or capped one ulp
+    /// above the distance, must still find the brute-force nearest pair
+    /// (before the slack counted the local offset, 13 of these 200,000
+    /// pairs ended on a farther one in the full descent).
+    #[test]
+    fn leaves_far_from_their_origin_keep_the_nearest_pair() {
+        let mut seed = 12345u32;
+        let mut unit = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            seed as Real / u32::MAX as Real
+        };
+        let offset = 10_000.0;
+        for _ in 0..200_000 {
+            let mut leaves = |count: usize, at: Real| -> Vec<Circle> {
+                (0..count)
+                    .map(|_| {
+                        let center = vec2(at + unit() * 0.2 - 0.1, unit() * 0.2 - 0.1);
+                        Circle::new(center, 0.01 + unit() * 0.03).unwrap()
+                    })
+                    .collect()
+            };
+            let a = CircleTree::from_leaves(&leaves(4, offset), 2).unwrap();
+            let b = CircleTree::from_leaves(&leaves(3, 0.0), 2).unwrap();
+            let angle = unit() * std::f32::consts::TAU;
+            let turned = Pose::new(vec2(0.0, 0.0), angle).transform_point(vec2(offset, 0.0));
+            let pose_a = Pose::new(-turned, angle);
+            let pose_b = Pose::from_translation(vec2(unit() * 0.6 - 0.3, unit() * 0.6 - 0.3));
+            let pruned = closest_points_tree_tree(&a, &pose_a, &b, &pose_b);
+            let (brute, _, _) = brute_force(&a, &pose_a, &b, &pose_b);
+            assert_eq!(format!("{pruned:?}"), format!("{brute:?}"));
+            // Capped one ulp above the distance: the same pair.
+            if let Some(nearest) = brute {
+                let cap = nearest.distance.next_up();
+                let capped = closest_points_tree_tree_below(&a, &pose_a, &b, &pose_b, cap);
+                assert_eq!(format!("{capped:?}"), format!("{:?}", Some(brute)));
+            }
+        }
+    }
 }

@@ -11,9 +11,10 @@
 //! - `distance` and `cast` are branch and bound: nodes are expanded nearest
 //!   first and dropped once their bound cannot beat the best leaf found.
 //!
-//! Pruning tests widen each node circle by [`PRUNE_SLACK`] of its world
-//! magnitude, so that rounding of the pose never prunes a leaf that the
-//! exact leaf test would accept.
+//! Pruning tests widen each node circle by [`PRUNE_SLACK`] of the
+//! magnitudes its placement rounds at (world and scaled local centre, and
+//! radius), so that rounding of the pose never prunes a leaf that the exact
+//! leaf test would accept.
 //!
 //! # Frames, units, conventions
 //! Trees and shapes are given in their local frames with a [`crate::math::Pose`] each

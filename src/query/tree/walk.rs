@@ -12,10 +12,15 @@ use crate::shape::CircleTree;
 use smallvec::SmallVec;
 use std::ops::ControlFlow;
 
-/// A node's test widens its circle by this fraction of its world magnitude
-/// (|centre| + radius): a child's or leaf's circle may then be computed a
+/// A node's test widens its circle by this fraction of the magnitudes its
+/// placement rounds at (its world centre's distance from the origin, its
+/// radius, and its scaled local centre's |x| + |y|, which the pose rotates
+/// before translating): a child's or leaf's circle may then be computed a
 /// few ulps outside its parent's after the pose's rounding, and pruning must
 /// never lose a hit that the leaf test (the brute-force answer) would find.
+/// The local term matters for a tree whose leaves lie far from its own
+/// origin placed near the world's: leaves 10 km out round by about a
+/// millimetre, where the world centre alone allows a micrometre.
 pub const PRUNE_SLACK: Real = 1e-5;
 
 /// A node circle in world coordinates, with the slack of its pruning test.
@@ -32,10 +37,11 @@ pub(crate) fn world_circle(tree: &CircleTree, pose: &Pose, node: u32) -> WorldCi
     let n = &tree.nodes()[node as usize];
     let center = pose.transform_point(n.center());
     let radius = pose.scale_length(n.radius());
+    let local = pose.scale_length(n.center().x.abs() + n.center().y.abs());
     WorldCircle {
         center,
         radius,
-        slack: PRUNE_SLACK * (center.norm() + radius),
+        slack: PRUNE_SLACK * (center.norm() + radius + local),
     }
 }
 
