@@ -64,6 +64,10 @@ struct MissDistance {
     /// A lower bound of the start distance as [`closest_points`] computes it
     /// (metres; ≤ 0 when the discs overlap).
     lower: Real,
+    /// For two paths that translate without turning: a start distance
+    /// beyond this (metres) keeps them apart over the interval, so the
+    /// linear sweep would find no touch.
+    apart: Real,
 }
 
 /// The [`MissDistance`] of two shapes on these paths, from their bounding
@@ -77,7 +81,9 @@ struct MissDistance {
 /// (the relative speed, or for two convex shapes at most twice it, plus
 /// each disc's spin times its radius), so its first step already passes the
 /// end of the interval; and since the shapes close by at most the relative
-/// motion, the linear sweep finds no touch either.
+/// motion, the linear sweep finds no touch either. For paths that do not
+/// turn, `apart` (the relative motion plus the rounding allowance) is
+/// already enough for that.
 ///
 /// The stopping tolerance is at most 1e-4 of twice the larger radius (a
 /// length scale is at most a bounding diameter) or eight ulps of the
@@ -103,6 +109,7 @@ fn miss_distance(own: &Shape, path_own: &Path, other: &Shape, path_other: &Path)
         // Nothing not finite caps the measure (an infinite radius, a NaN).
         cap: if cap.is_finite() { cap } else { Real::INFINITY },
         lower: (center_b - center_a).norm() - radius_a - radius_b - rounding,
+        apart: linear.norm() + rounding,
     }
 }
 
@@ -315,6 +322,12 @@ impl World {
             };
             let through = (end.point_b - end.point_a).dot(&normal) < 0.0;
             return through.then_some((from, Some(normal)));
+        }
+        // Two paths that do not turn and start farther apart than they can
+        // close never touch: the sweep is not needed.
+        let linear = path_own.linear_motion().is_some() && path_other.linear_motion().is_some();
+        if linear && start.is_some_and(|closest| closest.distance > miss.apart) {
+            return None;
         }
         // Errors only come from coordinates far outside the design range;
         // such a body is left to the solver.
@@ -669,6 +682,12 @@ mod tests {
                 if start.is_some_and(|c| c.distance >= miss.cap) {
                     prop_assert!(start.is_some_and(|c| c.distance > SPECULATIVE_DISTANCE));
                     let contact = first_contact(&a, &path_a, &b, &path_b, LINEAR_SLOP);
+                    prop_assert!(matches!(contact, Ok(None)), "{contact:?}");
+                }
+                // Paths that do not turn, beyond `apart`: no touch either.
+                let linear = path_a.linear_motion().is_some() && path_b.linear_motion().is_some();
+                if linear && start.is_some_and(|c| c.distance > miss.apart) {
+                    let contact = first_contact(&a, &path_a, &b, &path_b, 0.0);
                     prop_assert!(matches!(contact, Ok(None)), "{contact:?}");
                 }
             }

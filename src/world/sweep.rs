@@ -284,7 +284,7 @@ impl Path {
         }
     }
 
-    fn linear_motion(&self) -> Option<Vec2> {
+    pub(crate) fn linear_motion(&self) -> Option<Vec2> {
         match *self {
             Path::Frozen(_) => Some(Vec2::zeros()),
             Path::Linear { motion, .. } => Some(motion),
@@ -342,16 +342,11 @@ pub(crate) fn first_contact(
 /// points at the start of the interval (`start`: `None` where they
 /// intersect), at the poses `path_a.pose_at(0.0)` and `path_b.pose_at(0.0)`:
 /// conservative advancement's first reading, which is taken at those very
-/// poses, is that answer instead of a second query, and two linear paths
-/// that start farther apart than their relative motion are apart (the
-/// sweep could not find a touch). Any other reading is queried as before,
-/// so the result is the same bit for bit, except that the linear shortcut
-/// answers "no contact" where [`first_contact`] would refuse input outside
-/// the sweep's range (a motion over its limit, a pose of scale 0), which
-/// continuous collision reads alike.
+/// poses, is that answer instead of a second query. Any other reading is
+/// queried as before, so the result is the same bit for bit.
 ///
 /// # Errors
-/// As [`first_contact`], except as above.
+/// As [`first_contact`].
 pub(crate) fn first_contact_from(
     shape_a: &Shape,
     path_a: &Path,
@@ -362,11 +357,6 @@ pub(crate) fn first_contact_from(
 ) -> Result<Option<PathContact>, ToiError> {
     let translation = path_b.translation() - path_a.translation();
     if let (Some(motion_a), Some(motion_b)) = (path_a.linear_motion(), path_b.linear_motion()) {
-        if let Some(Some(closest)) = start
-            && stays_apart(shape_a, path_a, shape_b, path_b, closest.distance)
-        {
-            return Ok(None);
-        }
         let toi = time_of_impact(
             shape_a,
             &path_a.pose_at(0.0),
@@ -441,31 +431,6 @@ pub(crate) fn first_contact_from(
             part_b: part(shape_b, path_b, toi.part_b),
         }
     }))
-}
-
-/// True when two shapes on linear paths, `distance` apart at the start,
-/// cannot touch over the interval: they close by at most their relative
-/// motion, and the distance is more than that plus 64 ulps of the
-/// coordinates (the rounding of the distance and of the sweep's closed
-/// forms, a few ulps each). The linear sweep would find no touch.
-fn stays_apart(
-    shape_a: &Shape,
-    path_a: &Path,
-    shape_b: &Shape,
-    path_b: &Path,
-    distance: Real,
-) -> bool {
-    let (center_a, radius_a, motion_a) = path_a.start_disc(shape_a);
-    let (center_b, radius_b, motion_b) = path_b.start_disc(shape_b);
-    let magnitude =
-        |center: Vec2, radius: Real, motion: Vec2| center.abs().max() + radius + motion.abs().max();
-    let magnitude = magnitude(center_a, radius_a, motion_a.linear).max(magnitude(
-        center_b,
-        radius_b,
-        motion_b.linear,
-    ));
-    // False for anything not finite.
-    distance - (motion_b.linear - motion_a.linear).norm() > 64.0 * Real::EPSILON * magnitude
 }
 
 /// The part of the leaf of a circle tree placed at `pose` whose disc is
