@@ -260,12 +260,19 @@ impl World {
 
         for _ in 0..substeps {
             // The same expressions as integrating each body in place.
+            // A divisor of exactly 1 (no damping, the common case) leaves
+            // every value as it is, NaN included: the division, the
+            // slowest operation here, is skipped then.
             for kick in &kicks {
                 let sb = &mut solver_bodies[kick.index as usize];
                 sb.linear_velocity += kick.linear;
                 sb.angular_velocity += kick.angular;
-                sb.linear_velocity /= kick.linear_damping;
-                sb.angular_velocity /= kick.angular_damping;
+                if kick.linear_damping != 1.0 {
+                    sb.linear_velocity /= kick.linear_damping;
+                }
+                if kick.angular_damping != 1.0 {
+                    sb.angular_velocity /= kick.angular_damping;
+                }
             }
             wide.warm_start(&mut solver_bodies);
             wide.solve(&mut solver_bodies, inv_h, true);
@@ -320,11 +327,18 @@ impl World {
             body.force = Vec2::zeros();
             body.torque = 0.0;
             if finite {
-                body.pose.rotation = rotation;
-                body.pose.translation = translation;
+                // The new pose is written whole to both places from one
+                // value: read back from the body's freshly written fields,
+                // it would wait on those smaller stores.
+                let end = crate::math::Pose {
+                    rotation,
+                    translation,
+                    scale: body.pose.scale,
+                };
+                body.pose = end;
                 body.linear_velocity = sb.linear_velocity;
                 body.angular_velocity = sb.angular_velocity;
-                sweep.end = body.pose;
+                sweep.end = end;
                 sweep.center1 = center;
                 sweep.angle = delta_angle;
             } else {
