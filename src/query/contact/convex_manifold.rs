@@ -53,6 +53,7 @@ impl ConvexManifold {
 
     /// Rotates the manifold by `rotation` and moves it by `translation`:
     /// from a rigid frame to the world.
+    #[inline]
     pub(super) fn transform(&mut self, rotation: &Rot2, translation: Vec2) {
         self.normal = rotation * self.normal;
         for point in &mut self.points {

@@ -253,6 +253,7 @@ pub(super) fn face_manifold(
 /// clippings are written out for one or two points ([`clip_pair`]), with
 /// the same expressions, so the points are the same bit for bit; each
 /// surviving point's depth is computed once.
+#[inline(always)]
 pub(super) fn polygon_face_manifold(
     reference: &Face,
     incident: &Face,
