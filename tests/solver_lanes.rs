@@ -11,7 +11,9 @@
 //!   `ContactConstraint::new` and pushed whole;
 //! - no movable body is in two lanes of one batch's colour, and fixed
 //!   bodies are never written;
-//! - `solve_order()` lists every constraint exactly once.
+//! - `solve_order()` lists every constraint exactly once;
+//! - batches reused from an earlier step (whose unused lanes keep old
+//!   values) solve bit for bit as fresh ones.
 
 use circlet::dynamics::{
     BodyTurn, ConstraintPoint, ContactConstraint, ContactSettings, ContactSoftness, SolverBody,
@@ -87,9 +89,17 @@ fn constraint(
     }
 }
 
-type Case = (
-    Vec<([f32; 8], u8)>,
-    Vec<(usize, usize, f32, Vec<[f32; 6]>, bool)>,
+/// A constraint drawn: bodies A and B, normal angle, points, round.
+type Spec = (usize, usize, f32, Vec<[f32; 6]>, bool);
+
+type Case = (Vec<([f32; 8], u8)>, Vec<Spec>);
+
+/// What a pass over packed constraints leaves: the bodies, every point's
+/// impulses as bits (see `solved_bits`), and what `each_impulse` hands over.
+type Solved = (
+    Vec<SolverBody>,
+    Vec<[u32; 3]>,
+    Vec<(usize, usize, u32, u32)>,
 );
 
 fn case() -> impl Strategy<Value = Case> {
@@ -192,6 +202,78 @@ proptest! {
         for (i, (lane, scalar)) in lane_constraints.iter().zip(&scalar_constraints).enumerate() {
             prop_assert_eq!(lane, scalar, "constraint {}", i);
         }
+    }
+}
+
+/// The bodies, then every constraint point's impulses (normal, tangent,
+/// largest normal) as bits, after a warm start, a biased and a relaxing
+/// pass and restitution over `constraints` packed into `wide`.
+fn solved_bits(
+    wide: &mut WideContacts,
+    bodies: &[SolverBody],
+    constraints: &[ContactConstraint],
+) -> Solved {
+    let settings = ContactSettings::default();
+    wide.prepare(
+        bodies,
+        constraints,
+        &settings,
+        ContactSoftness::new(&settings, 1.0 / 240.0),
+    );
+    let mut after = bodies.to_vec();
+    wide.warm_start(&mut after);
+    wide.solve(&mut after, 240.0, true);
+    wide.solve(&mut after, 240.0, false);
+    wide.restitution(&mut after);
+    let mut impulses = Vec::new();
+    for (index, c) in constraints.iter().enumerate() {
+        for k in 0..c.points.len() {
+            let (n, t, m) = wide.point_impulses(index, k);
+            impulses.push([n.to_bits(), t.to_bits(), m.to_bits()]);
+        }
+    }
+    let mut handed = Vec::new();
+    wide.each_impulse(|index, k, n, t| handed.push((index, k, n.to_bits(), t.to_bits())));
+    (after, impulses, handed)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2_000))]
+
+    /// A step reuses the last step's batches, whose lanes beyond this
+    /// step's constraints keep old values: the result is still bit for bit
+    /// that of fresh batches, and the old lanes hand over no impulses.
+    #[test]
+    fn reused_batches_solve_as_fresh_ones(
+        (seeds, first) in case(),
+        second in prop::collection::vec(
+            (0usize..64, 0usize..64, -3.2f32..3.2,
+             prop::collection::vec(prop::array::uniform6(-2.0f32..2.0), 1..=4), any::<bool>()),
+            0..40,
+        ),
+    ) {
+        let (bodies, turns): (Vec<SolverBody>, Vec<BodyTurn>) =
+            seeds.iter().map(|(s, k)| body(s, *k)).unzip();
+        let with = (bodies.as_slice(), turns.as_slice());
+        let n = bodies.len();
+        let build = |specs: &[Spec]| -> Vec<ContactConstraint> {
+            specs
+                .iter()
+                .map(|(a, b, angle, pts, round)| (a % n, b % n, angle, pts, round))
+                .filter(|(a, b, _, _, _)| a != b)
+                .map(|(a, b, angle, pts, round)| constraint(with, a, b, *angle, pts, *round))
+                .collect()
+        };
+        let (first, second) = (build(&first), build(&second));
+        let mut reused = WideContacts::default();
+        solved_bits(&mut reused, &bodies, &first);
+        let again = solved_bits(&mut reused, &bodies, &second);
+        let mut fresh_wide = WideContacts::default();
+        let fresh = solved_bits(&mut fresh_wide, &bodies, &second);
+        prop_assert_eq!(&again.0, &fresh.0);
+        prop_assert_eq!(&again.1, &fresh.1);
+        prop_assert_eq!(&again.2, &fresh.2);
+        prop_assert_eq!(reused.solve_order(), fresh_wide.solve_order());
     }
 }
 

@@ -7,8 +7,12 @@
 //!   `warm_start_constraint` and `apply_restitution` compute for its
 //!   constraint, given the same body velocities (the same formulas in the
 //!   same order);
-//! - an empty lane or missing point has zero mass and no impulse, and
-//!   changes nothing;
+//! - an empty lane names no body and no constraint (index `u32::MAX`): it
+//!   reads the fixed body, is never written back and never read out, so
+//!   the values it may keep from an earlier step change nothing (see
+//!   `wide.rs`);
+//! - a point a lane's constraint does not have has zero mass and no
+//!   impulse, and changes nothing;
 //! - bodies that cannot move (inverse mass and inertia 0) are never written.
 
 use super::body_rows;
@@ -42,6 +46,29 @@ pub(super) struct WidePoint {
     pub(super) max_normal_impulse: Lane,
     /// Normal relative velocity at the start of the step (restitution).
     relative_velocity: Lane,
+}
+
+impl WidePoint {
+    /// This point with every value of `lane` zero.
+    #[inline]
+    fn without_lane(mut self, lane: usize) -> WidePoint {
+        for values in [
+            &mut self.anchor_a_x,
+            &mut self.anchor_a_y,
+            &mut self.anchor_b_x,
+            &mut self.anchor_b_y,
+            &mut self.base_separation,
+            &mut self.normal_mass,
+            &mut self.tangent_mass,
+            &mut self.normal_impulse,
+            &mut self.tangent_impulse,
+            &mut self.max_normal_impulse,
+            &mut self.relative_velocity,
+        ] {
+            values.0[lane] = 0.0;
+        }
+        self
+    }
 }
 
 /// The per-constraint values of a lane, shared by its points.
@@ -91,6 +118,14 @@ impl<const P: usize> Default for Batch<P> {
             inv_inertia_b: ZERO,
             points: [WidePoint::default(); P],
         }
+    }
+}
+
+impl<const P: usize> super::wide::Lanes for Batch<P> {
+    fn forget_lanes(&mut self) {
+        self.body_a = [u32::MAX; LANES];
+        self.body_b = [u32::MAX; LANES];
+        self.constraint = [u32::MAX; LANES];
     }
 }
 
@@ -300,6 +335,15 @@ impl<const P: usize> Batch<P> {
         wide.relative_velocity.0[lane] = p.relative_velocity;
     }
 
+    /// Gives points `from..P` of `lane` zero mass and no impulse: the
+    /// points a constraint of fewer than `P` points does not fill.
+    #[inline]
+    pub(super) fn clear_points_from(&mut self, lane: usize, from: usize) {
+        for point in self.points.iter_mut().skip(from) {
+            *point = point.without_lane(lane);
+        }
+    }
+
     /// Fills `lane` with a whole constraint.
     pub(super) fn pack(
         &mut self,
@@ -316,6 +360,7 @@ impl<const P: usize> Batch<P> {
         for (k, p) in c.points.iter().enumerate().take(P) {
             self.pack_point(lane, k, p);
         }
+        self.clear_points_from(lane, c.points.len());
     }
 
     #[inline(always)]

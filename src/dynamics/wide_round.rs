@@ -10,7 +10,9 @@
 //! - every lane computes exactly what `round.rs` computes for its
 //!   constraint, given the same body velocities (the same formulas in the
 //!   same order);
-//! - an empty lane has zero mass and no impulse, and changes nothing;
+//! - an empty lane names no body and no constraint (index `u32::MAX`): it
+//!   reads the fixed body, is never written back and never read out, so
+//!   the values it may keep from an earlier step change nothing;
 //! - bodies that cannot move (inverse mass and inertia 0) are never written.
 
 use super::contact_solver::{ConstraintPoint, ContactSoftness, SolverBody};
@@ -76,6 +78,14 @@ impl Default for RoundBatch {
             max_normal_impulse: ZERO,
             relative_velocity: ZERO,
         }
+    }
+}
+
+impl super::wide::Lanes for RoundBatch {
+    fn forget_lanes(&mut self) {
+        self.body_a = [u32::MAX; LANES];
+        self.body_b = [u32::MAX; LANES];
+        self.constraint = [u32::MAX; LANES];
     }
 }
 
