@@ -147,10 +147,12 @@ pub(crate) struct ProxyMover<'a> {
 }
 
 impl ProxyMover<'_> {
-    /// Moves the proxies of `body`, swept by `sweep`.
+    /// Moves the proxies of `body`, swept by `sweep`, whose centre of mass
+    /// moved by `displacement` (`sweep.center1 - sweep.center0`, passed in
+    /// by the caller, who has just computed the end).
     #[inline]
-    pub fn move_body(&mut self, body: &Body, sweep: &Sweep) {
-        let displacement = sweep.center1 - sweep.center0;
+    pub fn move_body(&mut self, body: &Body, sweep: &Sweep, displacement: Vec2) {
+        debug_assert_eq!(displacement, sweep.center1 - sweep.center0);
         for handle in &body.colliders {
             let Some(collider) = self.colliders.get(handle.key) else {
                 continue;

@@ -326,6 +326,9 @@ impl World {
                 && delta_angle.is_finite();
             body.force = Vec2::zeros();
             body.torque = 0.0;
+            // The centre's motion, from the values at hand: read back from
+            // the sweep just written, it would wait on those stores.
+            let mut displacement = sweep.center1 - sweep.center0;
             if finite {
                 // The new pose is written whole to both places from one
                 // value: read back from the body's freshly written fields,
@@ -341,12 +344,13 @@ impl World {
                 sweep.end = end;
                 sweep.center1 = center;
                 sweep.angle = delta_angle;
+                displacement = center - sweep.center0;
             } else {
                 body.linear_velocity = Vec2::zeros();
                 body.angular_velocity = 0.0;
             }
             ccd.mark(index, body, sweep);
-            proxies.move_body(body, sweep);
+            proxies.move_body(body, sweep, displacement);
         }
 
         self.scratch.solver_bodies = solver_bodies;
