@@ -152,8 +152,15 @@ impl World {
                                 );
                         }
                         // Shapes whose boxes are clear of each other: what
-                        // the query would say, for a few comparisons.
-                        _ if pair_is_clear(shape_boxes, key, a, b, margin) => pair.manifold = None,
+                        // the query would say, for a few comparisons. Asked
+                        // only of pairs apart at the last step: a pair that
+                        // had a manifold is most likely still in contact,
+                        // and the query gives the same answer either way.
+                        _ if pair.manifold.is_none()
+                            && pair_is_clear(shape_boxes, key, a, b, margin) =>
+                        {
+                            pair.manifold = None
+                        }
                         (shape_a, shape_b) => contact_with_margin_into(
                             shape_a,
                             &a.pose,
