@@ -440,6 +440,28 @@ pub(super) fn contact_boxes(
     (manifold, path)
 }
 
+/// [`contact_boxes`]'s manifold, if finite, written into `out` (`None`
+/// otherwise), and the path that decided it. The manifold goes from the
+/// box path to `out` within one function: returned to a caller through
+/// memory, it was read back whole right after the call, a load that waits
+/// on the smaller stores that wrote it.
+#[inline(never)]
+pub(super) fn contact_boxes_into(
+    a: (&Shape, BoxShape<'_>),
+    pose_a: &Pose,
+    b: (&Shape, BoxShape<'_>),
+    pose_b: &Pose,
+    margin: Real,
+    out: &mut Option<super::Manifold>,
+) -> BoxPath {
+    let (manifold, path) = contact_boxes(a, pose_a, b, pose_b, margin);
+    match manifold.filter(ConvexManifold::is_finite) {
+        Some(manifold) => manifold.write_into(out),
+        None => *out = None,
+    }
+    path
+}
+
 /// The polygon `shape` in its own contact frame (its local vertices times
 /// `scale`, its local normals): borrowed from a [`crate::shape::ConvexPolygon`] at scale
 /// 1, else placed in `storage`.

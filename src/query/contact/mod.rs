@@ -93,7 +93,7 @@ mod local_frame;
 
 use convex_manifold::ConvexManifold;
 use framed_box::BoxShape;
-use local_frame::{FramedPair, contact_boxes};
+use local_frame::{FramedPair, contact_boxes, contact_boxes_into};
 
 pub use contact_capsule_capsule::contact_capsule_capsule;
 pub use contact_capsule_polygon::contact_capsule_polygon;
@@ -254,6 +254,10 @@ pub(crate) fn contact_with_margin_into(
     margin: Real,
     out: &mut Option<Manifold>,
 ) {
+    if let (Some(box_a), Some(box_b)) = (BoxShape::of(a), BoxShape::of(b)) {
+        contact_boxes_into((a, box_a), pose_a, (b, box_b), pose_b, margin, out);
+        return;
+    }
     match contact_convex(a, pose_a, b, pose_b, margin) {
         Some(Some(convex)) => convex.write_into(out),
         Some(None) => *out = None,
