@@ -49,11 +49,12 @@ pub(super) trait Lanes: Default {
 
 /// The batches of one class of one colour, kept from step to step: a step
 /// reuses the batches of the last one, so starting a batch marks its lanes
-/// empty instead of rewriting the whole batch (about 0.6 KB; a pyramid of
-/// 5,050 boxes starts 1,900 batches a step). A lane filled later is
-/// written whole, so the values an empty lane keeps from an earlier step
-/// are never read out: it names no body, so it reads the fixed body
-/// (zero velocity) and is never written back.
+/// empty instead of rewriting the whole batch (0.6 to 1.7 KB; a pyramid of
+/// 5,050 boxes starts 1,900 two-point batches of 1 KB a step). A lane
+/// filled later is written whole, so the values an empty lane keeps from
+/// an earlier step are never read out: it names no body and has no
+/// inertia, so it reads the fixed body (zero velocity) and is never
+/// written back.
 #[derive(Clone, Debug, Default)]
 struct Batches<T> {
     /// Every batch made so far; the first `used` are this step's.

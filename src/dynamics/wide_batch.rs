@@ -126,6 +126,10 @@ impl<const P: usize> super::wide::Lanes for Batch<P> {
         self.body_a = [u32::MAX; LANES];
         self.body_b = [u32::MAX; LANES];
         self.constraint = [u32::MAX; LANES];
+        // With no inertia either, an empty lane is fixed on both sides by
+        // its own values too, not only by naming no body.
+        self.inv_inertia_a = ZERO;
+        self.inv_inertia_b = ZERO;
     }
 }
 

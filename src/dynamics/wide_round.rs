@@ -86,6 +86,9 @@ impl super::wide::Lanes for RoundBatch {
         self.body_a = [u32::MAX; LANES];
         self.body_b = [u32::MAX; LANES];
         self.constraint = [u32::MAX; LANES];
+        // Fixed on both sides by its own values too (see `Batch`).
+        self.inv_inertia_a = ZERO;
+        self.inv_inertia_b = ZERO;
     }
 }
 

@@ -152,7 +152,10 @@ impl ProxyMover<'_> {
     /// by the caller, who has just computed the end).
     #[inline]
     pub fn move_body(&mut self, body: &Body, sweep: &Sweep, displacement: Vec2) {
-        debug_assert_eq!(displacement, sweep.center1 - sweep.center0);
+        debug_assert_eq!(
+            displacement.map(f32::to_bits),
+            (sweep.center1 - sweep.center0).map(f32::to_bits)
+        );
         for handle in &body.colliders {
             let Some(collider) = self.colliders.get(handle.key) else {
                 continue;
