@@ -357,6 +357,30 @@ fn a_ball_pile_needs_few_colours_and_no_overflow() {
 
 type ManifoldSpec = (usize, usize, f32, Vec<[f32; 3]>, [f32; 4], f32, bool);
 
+/// The manifold a spec draws: its normal angle, and per point (x, y, depth
+/// in units of 5 cm), numbered from 1.
+fn manifold_of((_, _, angle, points, _, _, _): &ManifoldSpec) -> Manifold {
+    Manifold {
+        normal: Vec2::new(angle.cos(), angle.sin()),
+        points: points
+            .iter()
+            .enumerate()
+            .map(|(i, q)| ContactPoint {
+                point: Vec2::new(q[0], q[1]),
+                depth: q[2] * 0.05,
+                id: FeatureId(i as u32 + 1),
+                part_a: None,
+                part_b: None,
+            })
+            .collect(),
+    }
+}
+
+/// Warm-start impulses (normal, tangent) by feature id.
+fn warm(id: FeatureId) -> (f32, f32) {
+    (id.0 as f32 * 0.25, id.0 as f32 * -0.125)
+}
+
 fn manifold_case() -> impl Strategy<Value = (Vec<([f32; 8], u8)>, Vec<ManifoldSpec>)> {
     let unit = -2.0f32..2.0;
     let bodies = prop::collection::vec((prop::array::uniform8(unit.clone()), any::<u8>()), 2..16);
@@ -385,24 +409,7 @@ proptest! {
             seeds.iter().map(|(s, k)| body(s, *k)).unzip();
         let settings = ContactSettings::default();
         let softness = ContactSoftness::new(&settings, 1.0 / 240.0);
-        let warm = |id: FeatureId| (id.0 as f32 * 0.25, id.0 as f32 * -0.125);
-        let manifolds: Vec<Manifold> = specs
-            .iter()
-            .map(|(_, _, angle, points, _, _, _)| Manifold {
-                normal: Vec2::new(angle.cos(), angle.sin()),
-                points: points
-                    .iter()
-                    .enumerate()
-                    .map(|(i, q)| ContactPoint {
-                        point: Vec2::new(q[0], q[1]),
-                        depth: q[2] * 0.05,
-                        id: FeatureId(i as u32 + 1),
-                        part_a: None,
-                        part_b: None,
-                    })
-                    .collect(),
-            })
-            .collect();
+        let manifolds: Vec<Manifold> = specs.iter().map(manifold_of).collect();
         let mut whole = WideContacts::default();
         let mut built = WideContacts::default();
         whole.begin(&bodies, &settings, softness);
@@ -459,22 +466,9 @@ fn built_and_solved(
         &settings,
         ContactSoftness::new(&settings, 1.0 / 240.0),
     );
-    let warm = |id: FeatureId| (id.0 as f32 * 0.25, id.0 as f32 * -0.125);
-    for (a, b, angle, points, centres, restitution, round) in specs {
-        let manifold = Manifold {
-            normal: Vec2::new(angle.cos(), angle.sin()),
-            points: points
-                .iter()
-                .enumerate()
-                .map(|(i, q)| ContactPoint {
-                    point: Vec2::new(q[0], q[1]),
-                    depth: q[2] * 0.05,
-                    id: FeatureId(i as u32 + 1),
-                    part_a: None,
-                    part_b: None,
-                })
-                .collect(),
-        };
+    for spec in specs {
+        let (a, b, _, _, centres, restitution, round) = spec;
+        let manifold = manifold_of(spec);
         let (a, b) = (a % bodies.len(), b % bodies.len());
         let centre_a = Vec2::new(centres[0], centres[1]);
         let centre_b = Vec2::new(centres[2], centres[3]);

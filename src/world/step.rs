@@ -328,8 +328,7 @@ impl World {
             body.torque = 0.0;
             // The centre's motion, from the values at hand: read back from
             // the sweep just written, it would wait on those stores.
-            let mut displacement = sweep.center1 - sweep.center0;
-            if finite {
+            let displacement = if finite {
                 // The new pose is written whole to both places from one
                 // value: read back from the body's freshly written fields,
                 // it would wait on those smaller stores.
@@ -344,11 +343,12 @@ impl World {
                 sweep.end = end;
                 sweep.center1 = center;
                 sweep.angle = delta_angle;
-                displacement = center - sweep.center0;
+                center - sweep.center0
             } else {
                 body.linear_velocity = Vec2::zeros();
                 body.angular_velocity = 0.0;
-            }
+                sweep.center1 - sweep.center0
+            };
             ccd.mark(index, body, sweep);
             proxies.move_body(body, sweep, displacement);
         }

@@ -258,7 +258,7 @@ pub(crate) fn contact_with_margin_into(
         contact_boxes_into((a, box_a), pose_a, (b, box_b), pose_b, margin, out);
         return;
     }
-    match contact_convex(a, pose_a, b, pose_b, margin) {
+    match contact_framed(a, pose_a, b, pose_b, margin) {
         Some(Some(convex)) => convex.write_into(out),
         Some(None) => *out = None,
         None => *out = contact_placed(&Placed::new(a, pose_a), &Placed::new(b, pose_b), margin),
@@ -267,8 +267,8 @@ pub(crate) fn contact_with_margin_into(
 
 /// The pairs that skip placing both shapes in the world: `Some(answer)`
 /// (a finite manifold or none) for two boxes (the closed-form box path, see
-/// `contact_box_box`) and for convex polygon pairs and discs and capsules
-/// against them (see `local_frame`); `None` for every other pair.
+/// `contact_box_box`) and for the pairs of [`contact_framed`]; `None` for
+/// every other pair.
 #[inline(always)]
 fn contact_convex(
     a: &Shape,
@@ -277,11 +277,25 @@ fn contact_convex(
     pose_b: &Pose,
     margin: Real,
 ) -> Option<Option<ConvexManifold>> {
-    let manifold = if let (Some(box_a), Some(box_b)) = (BoxShape::of(a), BoxShape::of(b)) {
-        contact_boxes((a, box_a), pose_a, (b, box_b), pose_b, margin).0
-    } else {
-        FramedPair::of(a, b)?.contact(a, pose_a, b, pose_b, margin)
-    };
+    if let (Some(box_a), Some(box_b)) = (BoxShape::of(a), BoxShape::of(b)) {
+        let manifold = contact_boxes((a, box_a), pose_a, (b, box_b), pose_b, margin).0;
+        return Some(manifold.filter(ConvexManifold::is_finite));
+    }
+    contact_framed(a, pose_a, b, pose_b, margin)
+}
+
+/// [`contact_convex`] for a pair that is not two boxes: `Some(answer)` (a
+/// finite manifold or none) for convex polygon pairs and discs and
+/// capsules against them (see `local_frame`); `None` for every other pair.
+#[inline(always)]
+fn contact_framed(
+    a: &Shape,
+    pose_a: &Pose,
+    b: &Shape,
+    pose_b: &Pose,
+    margin: Real,
+) -> Option<Option<ConvexManifold>> {
+    let manifold = FramedPair::of(a, b)?.contact(a, pose_a, b, pose_b, margin);
     Some(manifold.filter(ConvexManifold::is_finite))
 }
 
