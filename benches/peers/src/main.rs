@@ -4,6 +4,10 @@
 //!
 //! `cargo run --release -p circlet-peers -- [--scenes ballpit,pyramid,shots,trees,scaling,memory]
 //! [--rounds N] [--quick] [--markdown]`
+//!
+//! `... -- time --engine circlet --scene pyramid --runs 5` times one engine
+//! alone on one stepping scene: the quiet view of a change, where the full
+//! table's alternation doubles the time a run is exposed to a noisy machine.
 
 mod circlet_engine;
 mod engine;
@@ -109,6 +113,29 @@ enum Cmd {
         #[arg(long, default_value_t = SEED)]
         seed: u64,
     },
+    /// One engine alone on one stepping scene: each run's median ms/step
+    /// of its last 300 steps, then the median of the runs.
+    Time {
+        /// Which engine.
+        #[arg(long, value_enum)]
+        engine: EngineName,
+        /// Which scene.
+        #[arg(long, value_enum)]
+        scene: TimedScene,
+        /// Runs of 600 steps each.
+        #[arg(long, default_value_t = 5)]
+        runs: usize,
+        /// Seed of the scene.
+        #[arg(long, default_value_t = SEED)]
+        seed: u64,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum TimedScene {
+    Ballpit,
+    Pyramid,
+    Trees,
 }
 
 fn layout_of(name: LayoutName) -> Layout {
@@ -120,6 +147,27 @@ fn layout_of(name: LayoutName) -> Layout {
 
 fn main() {
     let cli = Cli::parse();
+    if let Some(Cmd::Time {
+        engine,
+        scene,
+        runs,
+        seed,
+    }) = cli.command
+    {
+        let scene = match scene {
+            TimedScene::Ballpit => scenes::ball_pit(5_000, true, seed),
+            TimedScene::Pyramid => scenes::pyramid(100),
+            TimedScene::Trees => {
+                scenes::trees(circlet_engine::union_mass(&scenes::hull_balls()), seed)
+            }
+        };
+        let plan = Plan::full(runs.max(1), false, Layout::Wide, seed);
+        match engine {
+            EngineName::Circlet => run::time_alone::<circlet_engine::Circlet>(&plan, &scene),
+            EngineName::Rapier => run::time_alone::<rapier_engine::Rapier>(&plan, &scene),
+        }
+        return;
+    }
     if let Some(Cmd::Mem {
         engine,
         bodies,

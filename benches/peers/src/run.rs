@@ -438,3 +438,27 @@ mod tests {
         assert_eq!(order.into_inner(), vec!['c', 'r', 'r', 'c', 'c', 'r']);
     }
 }
+
+/// The `time` subcommand: `plan.rounds` runs of `scene` in `E` alone; prints
+/// each run's median ms/step of its last `plan.measured` steps and the
+/// median of those medians.
+pub fn time_alone<E: Engine>(plan: &Plan, scene: &SceneDef) {
+    let mut medians = Vec::with_capacity(plan.rounds);
+    for round in 1..=plan.rounds {
+        let run = run_steps::<E>(scene, plan.steps, plan.measured, &[]);
+        let ms = median(&run.step_ms);
+        println!(
+            "{} run {round} of {}: {} ms/step, {} awake after the last step",
+            E::NAME,
+            plan.rounds,
+            fmt_value(ms),
+            run.awake
+        );
+        medians.push(ms);
+    }
+    println!(
+        "{}: median of runs {} ms/step",
+        E::NAME,
+        fmt_value(median(&medians))
+    );
+}
