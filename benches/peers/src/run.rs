@@ -447,8 +447,11 @@ pub fn time_alone<E: Engine>(plan: &Plan, scene: &SceneDef) {
     for round in 1..=plan.rounds {
         let run = run_steps::<E>(scene, plan.steps, plan.measured, &[]);
         let ms = median(&run.step_ms);
+        let slept = run
+            .asleep_from
+            .map_or(String::new(), |s| format!(", all asleep from step {s}"));
         println!(
-            "{} run {round} of {}: {} ms/step, {} awake after the last step",
+            "{} run {round} of {}: {} ms/step, {} awake after the last step{slept}",
             E::NAME,
             plan.rounds,
             fmt_value(ms),
