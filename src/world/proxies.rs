@@ -3,7 +3,8 @@
 //! Static bodies' colliders live in the static tree, everything else in the
 //! moving tree. A proxy's tight box is the collider's world box grown by
 //! [`SPECULATIVE_DISTANCE`]; after each step it is the *swept* box of the
-//! step (start and end, or the whole rotation disc for a spinning body), so
+//! step (start and end, grown by the sagitta of a small turn or covering
+//! the whole rotation disc of a large one, see `swept_box.rs`), so
 //! the stored fat box covers the collider over the whole step. That is what
 //! continuous collision and projectile tracing query, and why speculative
 //! contacts always have a pair.

@@ -3,7 +3,11 @@
 //!
 //! Over a sweep the box covers the start and end boxes, and, for a spinning
 //! body, the disc every point stays in (the reach of the collider about the
-//! centre of mass, along the centre's path). The boxes are built as corner
+//! centre of mass, along the centre's path). A body that turns by at most
+//! half a turn gets the smaller of that box and the start and end boxes
+//! grown by the *sagitta* of its turn (see [`arc_growth`]): a box resting in
+//! a pile turns by a few millionths of a radian a step, and the disc would
+//! give it a proxy as wide as its diagonal. The boxes are built as corner
 //! arrays and checked together; a disc collider's box is computed in plain
 //! `f32` arithmetic that repeats nalgebra's operations in order, so every box
 //! is the same to the bit as one built by `Shape::world_aabb`,
@@ -85,6 +89,34 @@ impl Corners {
         }
     }
 
+    /// This box grown by `radius` on every side (finite and ≥ 0).
+    #[inline(always)]
+    fn grown_by(&self, radius: Real) -> Corners {
+        let c = &self.corners;
+        Corners {
+            corners: [c[0] - radius, c[1] - radius, c[2] + radius, c[3] + radius],
+            ordered: self.ordered,
+        }
+    }
+
+    /// The box both contain, given that both contain a common box (so that
+    /// it is ordered when they are).
+    #[inline(always)]
+    fn intersection(&self, other: &Corners) -> Corners {
+        let (a, b) = (&self.corners, &other.corners);
+        let high = |a: Real, b: Real| if a >= b { a } else { b };
+        let low = |a: Real, b: Real| if a <= b { a } else { b };
+        Corners {
+            corners: [
+                high(a[0], b[0]),
+                high(a[1], b[1]),
+                low(a[2], b[2]),
+                low(a[3], b[3]),
+            ],
+            ordered: self.ordered && other.ordered,
+        }
+    }
+
     /// Ordered, and every corner finite.
     #[inline(always)]
     fn valid(&self) -> bool {
@@ -160,27 +192,78 @@ fn swept_from_boxes(
     if !(start.valid() && end.valid()) {
         return None;
     }
-    if sweep.angle == 0.0 {
-        return start.union(&end).checked(true);
-    }
-    let (disc, _) = spin_disc(collider, sweep, bounding_radius)?;
-    disc.union(&start).union(&end).checked(true)
+    spun(collider, sweep, bounding_radius, start, end)
 }
 
-/// Spinning: every point of `collider` stays within `reach` of the centre
-/// of mass, which moves on the segment center0 → center1. The box of that
-/// (grown by the speculative distance), as [`swept_bounds`] builds it, and
-/// how far it was grown; `None` if it is not finite.
+/// The swept box from the start and end boxes (grown by the speculative
+/// distance, valid): their union, and for a spinning body the smaller of
+/// that union with the disc every point stays in ([`spin_disc`]) and, for
+/// a turn of at most half a turn, the union grown by [`arc_growth`].
+/// `None` if it is not finite.
 #[inline(always)]
-fn spin_disc(collider: &Collider, sweep: &Sweep, bounding_radius: Real) -> Option<(Corners, Real)> {
-    let grow = sweep.reach_with(collider, bounding_radius) + SPECULATIVE_DISTANCE;
+fn spun(
+    collider: &Collider,
+    sweep: &Sweep,
+    bounding_radius: Real,
+    start: Corners,
+    end: Corners,
+) -> Option<Bounds> {
+    let ends = start.union(&end);
+    if sweep.angle == 0.0 {
+        return ends.checked(true);
+    }
+    let reach = sweep.reach_with(collider, bounding_radius);
+    let around = spin_disc(sweep, reach)?.union(&start).union(&end);
+    match arc_growth(sweep.angle, reach) {
+        // Both contain the start box: the intersection is ordered.
+        Some(sagitta) => ends.grown_by(sagitta).intersection(&around).checked(false),
+        None => around.checked(true),
+    }
+}
+
+/// Spinning: every point of the collider stays within `reach` (its reach
+/// about the centre of mass, m) of the centre of mass, which moves on the
+/// segment center0 → center1. The box of that, grown by the speculative
+/// distance; `None` if it is not finite.
+#[inline(always)]
+fn spin_disc(sweep: &Sweep, reach: Real) -> Option<Corners> {
+    let grow = reach + SPECULATIVE_DISTANCE;
     if grow.is_nan() || grow < 0.0 {
         return None; // (an infinite one fails below)
     }
     let low = sweep.center0.inf(&sweep.center1);
     let high = sweep.center0.sup(&sweep.center1);
     let disc = Corners::grown(low, high, grow);
-    disc.valid().then_some((disc, grow))
+    disc.valid().then_some(disc)
+}
+
+/// Relative widening of the sagitta for its own rounding (a few ulps).
+const SAGITTA_SLACK: Real = 1.0e-3;
+
+/// How far (m) any point of a collider within `reach` of its centre of
+/// mass strays from the straight segment between its start and end
+/// positions while the body turns by `angle` (|angle| ≤ π) and its centre
+/// moves on a straight segment; `None` for a larger turn (or NaN).
+///
+/// Relative to the centre, a point at distance `r` moves on an arc of a
+/// circle of radius `r` through `|angle|`, so its offset from the segment
+/// between its ends is the arc's offset from its chord, at most the
+/// sagitta `r (1 − cos(|angle| / 2)) = 2 r sin²(|angle| / 4)`; the centre's
+/// straight motion shifts the arc and its chord alike. For a turn of at
+/// most π the arc projects onto its chord between the chord's ends, so
+/// the point stays within the sagitta of the segment itself, and the
+/// segment lies in the union of the start and end boxes, which hold both
+/// ends. Written with the sine, it has no cancellation for small turns.
+#[inline(always)]
+fn arc_growth(angle: Real, reach: Real) -> Option<Real> {
+    let turn = angle.abs();
+    // NaN is no turn of at most π either.
+    if turn.is_nan() || turn > std::f32::consts::PI {
+        return None;
+    }
+    let sine = (0.25 * turn).sin();
+    let sagitta = 2.0 * reach * sine * sine * (1.0 + SAGITTA_SLACK);
+    (sagitta >= 0.0 && sagitta.is_finite()).then_some(sagitta)
 }
 
 /// What [`ShapeBoxes`] keeps for one collider.
@@ -312,11 +395,13 @@ pub(crate) fn circle_swept_bounds(
     if !(start.valid() && end.valid()) {
         return None;
     }
-    if sweep.angle == 0.0 {
-        return start.union(&end).checked(true);
-    }
-    let (disc, _) = spin_disc(collider, sweep, bounding_radius(&collider.shape))?;
-    disc.union(&start).union(&end).checked(true)
+    spun(
+        collider,
+        sweep,
+        bounding_radius(&collider.shape),
+        start,
+        end,
+    )
 }
 
 #[cfg(test)]
@@ -373,7 +458,68 @@ mod tests {
             .ok()?
             .inflated(reach + SPECULATIVE_DISTANCE)
             .ok()?;
-        Some(disc.union(&start).union(&end))
+        let around = disc.union(&start).union(&end);
+        let turn = sweep.angle.abs();
+        if turn > std::f32::consts::PI {
+            return Some(around);
+        }
+        let sine = (0.25 * turn).sin();
+        let sagitta = 2.0 * reach * sine * sine * (1.0 + SAGITTA_SLACK);
+        let ends = start.union(&end).inflated(sagitta).ok()?;
+        Bounds::new(ends.min().sup(&around.min()), ends.max().inf(&around.max())).ok()
+    }
+
+    /// Every swept box holds the shape's world box at every pose of the
+    /// sweep (sampled at 65 fractions), for circles off the centre of mass
+    /// and polygons, scaled, turning by up to two turns: the sagitta bound
+    /// for small turns, the disc for large ones.
+    #[test]
+    fn swept_boxes_hold_the_shape_all_along_the_sweep() {
+        use crate::shape::ConvexPolygon;
+        let mut tight = 0;
+        for i in 0..4_000u32 {
+            let value = |k: u32, range: Real| (jitter(16 * i + k) - 0.5) * range;
+            let shape = if i % 2 == 0 {
+                Shape::from(ConvexPolygon::rectangle(vec2(-0.5, -0.3), vec2(0.7, 0.4)).unwrap())
+            } else {
+                Shape::from(Circle::new(vec2(value(0, 2.0), value(1, 2.0)), 0.2).unwrap())
+            };
+            let local = Pose::new(vec2(value(2, 1.0), value(3, 1.0)), value(4, 6.0));
+            let collider = collider(shape, local);
+            let start = Pose::new(vec2(value(5, 50.0), value(6, 50.0)), value(7, 6.0))
+                .with_scale(0.5 + jitter(16 * i + 8));
+            // Turns from a few millionths of a radian to two turns.
+            let angle = match i % 4 {
+                0 => value(9, 1.0e-4),
+                1 => value(9, 0.5),
+                2 => value(9, 2.0 * std::f32::consts::PI),
+                _ => value(9, 8.0 * std::f32::consts::PI),
+            };
+            let local_center = vec2(value(10, 0.6), value(11, 0.6));
+            let sweep = sweep_from(
+                start,
+                local_center,
+                angle,
+                vec2(value(12, 2.0), value(13, 2.0)),
+            );
+            let swept = swept_bounds(&collider, &sweep).unwrap();
+            let disc = sweep.collider_reach(&collider) + SPECULATIVE_DISTANCE;
+            tight += usize::from(swept.max().x - swept.min().x < 2.0 * disc);
+            for k in 0..=64 {
+                let pose = sweep
+                    .pose_at(k as Real / 64.0)
+                    .compose(&collider.local_pose);
+                let aabb = collider.shape.world_aabb(&pose);
+                assert!(
+                    swept.contains(&Bounds::new(aabb.min, aabb.max).unwrap()),
+                    "case {i} at {k}/64: {swept:?} does not hold {aabb:?}"
+                );
+            }
+        }
+        assert!(
+            tight > 1_000,
+            "the sagitta bound is tighter than the disc ({tight})"
+        );
     }
 
     fn corner_bits(bounds: Option<Bounds>) -> Option<[u32; 4]> {
