@@ -667,6 +667,36 @@ mod tests {
         assert!(spinning > 5_000);
     }
 
+    /// In a standing pyramid every box turns a little every step; its
+    /// proxy stays about as wide as the box, so the only pairs kept are
+    /// neighbours within the speculative margin (each with a manifold),
+    /// not the diagonal neighbours the whole rotation disc reached.
+    #[test]
+    fn a_standing_pyramid_keeps_only_pairs_in_contact() {
+        let settings = crate::world::WorldSettings {
+            sleeping: false,
+            ..Default::default()
+        };
+        let (mut world, boxes) = crate::world::scenes::pyramid(settings, 12, 1.0).unwrap();
+        for _ in 0..120 {
+            world.step(1.0 / 60.0).unwrap();
+        }
+        let turning = boxes
+            .iter()
+            .filter(|&&b| world.body(b).unwrap().angular_velocity() != 0.0)
+            .count();
+        assert!(turning > boxes.len() / 2, "the boxes turn ({turning})");
+        let pairs = world.contacts.iter().count();
+        let apart = world
+            .contacts
+            .iter()
+            .filter(|(_, pair)| pair.manifold.is_none())
+            .count();
+        // 78 boxes: 66 stand on two each (132 pairs), 66 pairs side by
+        // side, 12 boxes on the floor.
+        assert_eq!((pairs, apart), (210, 0));
+    }
+
     #[test]
     fn swept_boxes_that_are_not_finite_are_refused_like_the_reference() {
         let shape = Shape::from(Circle::new(vec2(0.0, 0.0), 1.0).unwrap());
