@@ -368,6 +368,33 @@ pub fn scaling(plan: &Plan, report: &mut Report) {
     ));
 }
 
+/// The `time` subcommand: `plan.rounds` runs of `scene` in `E` alone; prints
+/// each run's median ms/step of its last `plan.measured` steps and the
+/// median of those medians.
+pub fn time_alone<E: Engine>(plan: &Plan, scene: &SceneDef) {
+    let mut medians = Vec::with_capacity(plan.rounds);
+    for round in 1..=plan.rounds {
+        let run = run_steps::<E>(scene, plan.steps, plan.measured, &[]);
+        let ms = median(&run.step_ms);
+        let slept = run
+            .asleep_from
+            .map_or(String::new(), |s| format!(", all asleep from step {s}"));
+        println!(
+            "{} run {round} of {}: {} ms/step, {} awake after the last step{slept}",
+            E::NAME,
+            plan.rounds,
+            fmt_value(ms),
+            run.awake
+        );
+        medians.push(ms);
+    }
+    println!(
+        "{}: median of runs {} ms/step",
+        E::NAME,
+        fmt_value(median(&medians))
+    );
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -437,31 +464,4 @@ mod tests {
         assert_eq!((c.len(), r.len()), (3, 3));
         assert_eq!(order.into_inner(), vec!['c', 'r', 'r', 'c', 'c', 'r']);
     }
-}
-
-/// The `time` subcommand: `plan.rounds` runs of `scene` in `E` alone; prints
-/// each run's median ms/step of its last `plan.measured` steps and the
-/// median of those medians.
-pub fn time_alone<E: Engine>(plan: &Plan, scene: &SceneDef) {
-    let mut medians = Vec::with_capacity(plan.rounds);
-    for round in 1..=plan.rounds {
-        let run = run_steps::<E>(scene, plan.steps, plan.measured, &[]);
-        let ms = median(&run.step_ms);
-        let slept = run
-            .asleep_from
-            .map_or(String::new(), |s| format!(", all asleep from step {s}"));
-        println!(
-            "{} run {round} of {}: {} ms/step, {} awake after the last step{slept}",
-            E::NAME,
-            plan.rounds,
-            fmt_value(ms),
-            run.awake
-        );
-        medians.push(ms);
-    }
-    println!(
-        "{}: median of runs {} ms/step",
-        E::NAME,
-        fmt_value(median(&medians))
-    );
 }
