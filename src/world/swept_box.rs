@@ -61,6 +61,18 @@ fn grown_box(min: Vec2, max: Vec2, radius: Real) -> Option<Bounds> {
     Corners::grown(min, max, radius).checked(false)
 }
 
+/// The smaller of two values as nalgebra's `inf` picks it (`a` on a tie).
+#[inline(always)]
+fn least(a: Real, b: Real) -> Real {
+    if a <= b { a } else { b }
+}
+
+/// The larger of two values as nalgebra's `sup` picks it (`a` on a tie).
+#[inline(always)]
+fn most(a: Real, b: Real) -> Real {
+    if a >= b { a } else { b }
+}
+
 /// A box as `[min.x, min.y, max.x, max.y]` (world, metres), grown but not
 /// yet checked: the sweep builds three and checks them together.
 ///
@@ -103,15 +115,25 @@ impl Corners {
     /// it is ordered when they are).
     #[inline(always)]
     fn intersection(&self, other: &Corners) -> Corners {
+        self.merged(other, most, least)
+    }
+
+    /// The corners picked one by one from `self` and `other`: the lower
+    /// ones by `lower`, the upper ones by `upper`.
+    #[inline(always)]
+    fn merged(
+        &self,
+        other: &Corners,
+        lower: fn(Real, Real) -> Real,
+        upper: fn(Real, Real) -> Real,
+    ) -> Corners {
         let (a, b) = (&self.corners, &other.corners);
-        let high = |a: Real, b: Real| if a >= b { a } else { b };
-        let low = |a: Real, b: Real| if a <= b { a } else { b };
         Corners {
             corners: [
-                high(a[0], b[0]),
-                high(a[1], b[1]),
-                low(a[2], b[2]),
-                low(a[3], b[3]),
+                lower(a[0], b[0]),
+                lower(a[1], b[1]),
+                upper(a[2], b[2]),
+                upper(a[3], b[3]),
             ],
             ordered: self.ordered && other.ordered,
         }
@@ -126,19 +148,7 @@ impl Corners {
     /// The box both cover, as [`Bounds::union`] computes it (`self` first).
     #[inline(always)]
     fn union(&self, other: &Corners) -> Corners {
-        // nalgebra's inf / sup: `if a <= b { a } else { b }` and `>=`.
-        let low = |a: Real, b: Real| if a <= b { a } else { b };
-        let high = |a: Real, b: Real| if a >= b { a } else { b };
-        let (a, b) = (&self.corners, &other.corners);
-        Corners {
-            corners: [
-                low(a[0], b[0]),
-                low(a[1], b[1]),
-                high(a[2], b[2]),
-                high(a[3], b[3]),
-            ],
-            ordered: self.ordered && other.ordered,
-        }
+        self.merged(other, least, most)
     }
 
     /// The box, given that every box merged into it was valid (`valid` or
