@@ -5,7 +5,9 @@
 //!   `ContactConstraint::round`), warm starting and solving
 //!   in lanes gives bit for bit the bodies and impulses of the scalar
 //!   `warm_start_constraint` / `solve_constraint` run in `solve_order()`
-//!   (with and without bias, several passes, then restitution);
+//!   (with and without bias, several passes, then restitution); so do
+//!   colours full of two- or four-point batches, which are solved side by
+//!   side two at a time;
 //! - a constraint built straight into its lane from a manifold
 //!   (`push_manifold`) solves exactly as the same constraint built by
 //!   `ContactConstraint::new` and pushed whole;
@@ -121,89 +123,171 @@ fn case() -> impl Strategy<Value = Case> {
     })
 }
 
+/// Disjoint pairs of bodies first, 24 to 40 of them, each with a
+/// constraint of `points` points (2 or 4): pushed first, they all take the
+/// first colour, three to five full batches of one class there, which the
+/// lanes solve side by side two at a time (the last alone when their
+/// number is odd). Then random constraints sharing bodies, as in `case`.
+fn full_colour_case() -> impl Strategy<Value = Case> {
+    let unit = -2.0f32..2.0;
+    let bodies = prop::collection::vec((prop::array::uniform8(unit.clone()), any::<u8>()), 48..80);
+    (bodies, prop_oneof![Just(2usize), Just(4usize)]).prop_flat_map(move |(bodies, points)| {
+        let n = bodies.len();
+        let point = prop::array::uniform6(-2.0f32..2.0);
+        let pairs = prop::collection::vec(
+            (
+                -3.2f32..3.2,
+                prop::collection::vec(point.clone(), points..=points),
+            ),
+            n / 2..=n / 2,
+        )
+        .prop_map(|pairs| {
+            pairs
+                .into_iter()
+                .enumerate()
+                .map(|(i, (angle, pts))| (2 * i, 2 * i + 1, angle, pts, false))
+                .collect::<Vec<Spec>>()
+        });
+        let extra = (
+            0..n,
+            0..n,
+            -3.2f32..3.2,
+            prop::collection::vec(point, 1..=4),
+            any::<bool>(),
+        )
+            .prop_filter("two bodies", |(a, b, _, _, _)| a != b);
+        (Just(bodies), pairs, prop::collection::vec(extra, 0..20)).prop_map(
+            |(bodies, mut specs, extra)| {
+                specs.extend(extra);
+                (bodies, specs)
+            },
+        )
+    })
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(10_000))]
 
     #[test]
     fn lanes_match_the_scalar_solver_bit_for_bit((seeds, specs) in case()) {
-        let (bodies, turns): (Vec<SolverBody>, Vec<BodyTurn>) =
-            seeds.iter().map(|(s, k)| body(s, *k)).unzip();
-        let with = (bodies.as_slice(), turns.as_slice());
-        let constraints: Vec<ContactConstraint> = specs
-            .iter()
-            .map(|(a, b, angle, pts, round)| constraint(with, *a, *b, *angle, pts, *round))
-            .collect();
-        let settings = ContactSettings::default();
-        let softness = ContactSoftness::new(&settings, 1.0 / 240.0);
-        let inv_h = 240.0;
+        lanes_match_the_scalar_solver(&seeds, &specs)?;
+    }
+}
 
-        let mut wide = WideContacts::default();
-        wide.prepare(&bodies, &constraints, &settings, softness);
-        let order = wide.solve_order();
-        let mut sorted = order.clone();
-        sorted.sort_unstable();
-        prop_assert_eq!(sorted, (0..constraints.len() as u32).collect::<Vec<_>>());
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1_000))]
 
-        let mut lane_bodies = bodies.clone();
-        let mut lane_constraints = constraints.clone();
-        let mut scalar_bodies = bodies.clone();
-        let mut scalar_constraints = constraints.clone();
-        wide.warm_start(&mut lane_bodies);
+    #[test]
+    fn full_colours_solved_side_by_side_match_the_scalar_solver(
+        (seeds, specs) in full_colour_case()
+    ) {
+        lanes_match_the_scalar_solver(&seeds, &specs)?;
+    }
+}
+
+/// Warm starting, solving (with and without bias) and restitution in lanes
+/// against the scalar solver in `solve_order()`: the same bodies and
+/// impulses bit for bit, fixed bodies never written, every point handed
+/// over once.
+fn lanes_match_the_scalar_solver(
+    seeds: &[([f32; 8], u8)],
+    specs: &[Spec],
+) -> Result<(), TestCaseError> {
+    let (bodies, turns): (Vec<SolverBody>, Vec<BodyTurn>) =
+        seeds.iter().map(|(s, k)| body(s, *k)).unzip();
+    let with = (bodies.as_slice(), turns.as_slice());
+    let constraints: Vec<ContactConstraint> = specs
+        .iter()
+        .map(|(a, b, angle, pts, round)| constraint(with, *a, *b, *angle, pts, *round))
+        .collect();
+    let settings = ContactSettings::default();
+    let softness = ContactSoftness::new(&settings, 1.0 / 240.0);
+    let inv_h = 240.0;
+
+    let mut wide = WideContacts::default();
+    wide.prepare(&bodies, &constraints, &settings, softness);
+    let order = wide.solve_order();
+    let mut sorted = order.clone();
+    sorted.sort_unstable();
+    prop_assert_eq!(sorted, (0..constraints.len() as u32).collect::<Vec<_>>());
+
+    let mut lane_bodies = bodies.clone();
+    let mut lane_constraints = constraints.clone();
+    let mut scalar_bodies = bodies.clone();
+    let mut scalar_constraints = constraints.clone();
+    wide.warm_start(&mut lane_bodies);
+    for &i in &order {
+        warm_start_constraint(&mut scalar_bodies, &scalar_constraints[i as usize]);
+    }
+    for use_bias in [true, false, true] {
+        wide.solve(&mut lane_bodies, inv_h, use_bias);
         for &i in &order {
-            warm_start_constraint(&mut scalar_bodies, &scalar_constraints[i as usize]);
-        }
-        for use_bias in [true, false, true] {
-            wide.solve(&mut lane_bodies, inv_h, use_bias);
-            for &i in &order {
-                solve_constraint(
-                    &mut scalar_bodies,
-                    &mut scalar_constraints[i as usize],
-                    &settings,
-                    softness,
-                    inv_h,
-                    use_bias,
-                );
-            }
-        }
-        wide.restitution(&mut lane_bodies);
-        for &i in &order {
-            apply_restitution(
+            solve_constraint(
                 &mut scalar_bodies,
-                std::slice::from_mut(&mut scalar_constraints[i as usize]),
+                &mut scalar_constraints[i as usize],
                 &settings,
+                softness,
+                inv_h,
+                use_bias,
             );
         }
-        wide.finish(&mut lane_constraints);
-        // `each_impulse` hands over every point of every constraint once,
-        // as `point_impulses` reads it; room past a constraint's points
-        // (a three-point constraint in a four-point lane) comes as zeros.
-        let mut handed = Vec::new();
-        wide.each_impulse(|index, k, normal, tangent| handed.push((index, k, normal, tangent)));
-        handed.sort_by_key(|&(index, k, _, _)| (index, k));
-        let mut expected = 0;
-        for &(index, k, normal, tangent) in &handed {
-            let points = constraints[index].points.len();
-            if k < points {
-                expected += 1;
-                let (n, t, _) = wide.point_impulses(index, k);
-                prop_assert_eq!((normal.to_bits(), tangent.to_bits()), (n.to_bits(), t.to_bits()));
-            } else {
-                prop_assert!(k < 4 && normal == 0.0 && tangent == 0.0, "room {} of {}", k, index);
-            }
-        }
-        handed.dedup_by_key(|&mut (index, k, _, _)| (index, k));
-        prop_assert_eq!(expected, constraints.iter().map(|c| c.points.len()).sum::<usize>());
-        prop_assert_eq!(handed.iter().filter(|h| h.1 < constraints[h.0].points.len()).count(), expected);
-        for (i, (lane, scalar)) in lane_bodies.iter().zip(&scalar_bodies).enumerate() {
-            prop_assert_eq!(lane, scalar, "body {}", i);
-            if bodies[i].inv_mass == 0.0 && turns[i].inv_inertia == 0.0 {
-                prop_assert_eq!(lane, &bodies[i], "fixed body {} was written", i);
-            }
-        }
-        for (i, (lane, scalar)) in lane_constraints.iter().zip(&scalar_constraints).enumerate() {
-            prop_assert_eq!(lane, scalar, "constraint {}", i);
+    }
+    wide.restitution(&mut lane_bodies);
+    for &i in &order {
+        apply_restitution(
+            &mut scalar_bodies,
+            std::slice::from_mut(&mut scalar_constraints[i as usize]),
+            &settings,
+        );
+    }
+    wide.finish(&mut lane_constraints);
+    // `each_impulse` hands over every point of every constraint once,
+    // as `point_impulses` reads it; room past a constraint's points
+    // (a three-point constraint in a four-point lane) comes as zeros.
+    let mut handed = Vec::new();
+    wide.each_impulse(|index, k, normal, tangent| handed.push((index, k, normal, tangent)));
+    handed.sort_by_key(|&(index, k, _, _)| (index, k));
+    let mut expected = 0;
+    for &(index, k, normal, tangent) in &handed {
+        let points = constraints[index].points.len();
+        if k < points {
+            expected += 1;
+            let (n, t, _) = wide.point_impulses(index, k);
+            prop_assert_eq!(
+                (normal.to_bits(), tangent.to_bits()),
+                (n.to_bits(), t.to_bits())
+            );
+        } else {
+            prop_assert!(
+                k < 4 && normal == 0.0 && tangent == 0.0,
+                "room {} of {}",
+                k,
+                index
+            );
         }
     }
+    handed.dedup_by_key(|&mut (index, k, _, _)| (index, k));
+    prop_assert_eq!(
+        expected,
+        constraints.iter().map(|c| c.points.len()).sum::<usize>()
+    );
+    prop_assert_eq!(
+        handed
+            .iter()
+            .filter(|h| h.1 < constraints[h.0].points.len())
+            .count(),
+        expected
+    );
+    for (i, (lane, scalar)) in lane_bodies.iter().zip(&scalar_bodies).enumerate() {
+        prop_assert_eq!(lane, scalar, "body {}", i);
+        if bodies[i].inv_mass == 0.0 && turns[i].inv_inertia == 0.0 {
+            prop_assert_eq!(lane, &bodies[i], "fixed body {} was written", i);
+        }
+    }
+    for (i, (lane, scalar)) in lane_constraints.iter().zip(&scalar_constraints).enumerate() {
+        prop_assert_eq!(lane, scalar, "constraint {}", i);
+    }
+    Ok(())
 }
 
 /// Every value of every body as bits (a float comparison would take -0

@@ -90,6 +90,35 @@ impl<T> std::ops::DerefMut for Batches<T> {
     }
 }
 
+/// Solves `batches` (all of one colour and class) `N` at a time, each
+/// group side by side (see `Batch::solve_group`), the rest one by one.
+/// Out of line, so each class and group size gets its own registers: with
+/// the loops of every class inlined into one pass, grouping cost the
+/// pyramid more than it gained.
+#[inline(never)]
+fn solve_batches<const P: usize, const N: usize>(
+    batches: &mut [Batch<P>],
+    bodies: &mut [SolverBody],
+    (softness, max_push, inv_h, use_bias): (ContactSoftness, Real, Real, bool),
+) {
+    let mut groups = batches.chunks_exact_mut(N);
+    for group in &mut groups {
+        if let Ok(group) = <&mut [Batch<P>; N]>::try_from(group) {
+            Batch::solve_group(
+                group.each_mut(),
+                bodies,
+                softness,
+                max_push,
+                inv_h,
+                use_bias,
+            );
+        }
+    }
+    for batch in groups.into_remainder() {
+        batch.solve(bodies, softness, max_push, inv_h, use_bias);
+    }
+}
+
 /// The batches of one colour by point class, filled in constraint order.
 #[derive(Clone, Debug, Default)]
 struct ColorBatches {
@@ -450,15 +479,10 @@ impl WideContacts {
     pub fn solve(&mut self, bodies: &mut [SolverBody], inv_h: Real, use_bias: bool) {
         let (max_push, softness) = (self.settings.max_push_velocity, self.softness);
         for color in &mut self.colors[..self.used_colors] {
-            for batch in color.one.iter_mut() {
-                batch.solve(bodies, softness, max_push, inv_h, use_bias);
-            }
-            for batch in color.two.iter_mut() {
-                batch.solve(bodies, softness, max_push, inv_h, use_bias);
-            }
-            for batch in color.four.iter_mut() {
-                batch.solve(bodies, softness, max_push, inv_h, use_bias);
-            }
+            let pass = (softness, max_push, inv_h, use_bias);
+            solve_batches::<1, 1>(&mut color.one, bodies, pass);
+            solve_batches::<2, 2>(&mut color.two, bodies, pass);
+            solve_batches::<4, 2>(&mut color.four, bodies, pass);
             for batch in color.round.iter_mut() {
                 batch.solve(bodies, softness, max_push, inv_h, use_bias);
             }
