@@ -13,6 +13,12 @@
 //! `max`/`min` are plain comparisons (`a > b ? a : b`), which is what the
 //! SIMD instructions do; they differ from `f32::max` only for NaN, which
 //! the solver never holds.
+//!
+//! A comparison gives [`M8`], each lane all ones or all zeros: what an SSE
+//! comparison leaves in a register, so flags are combined with bitwise
+//! instructions and `select` picks with and / and-not / or, with nothing
+//! to convert. Flags kept as `bool`s cost a pack after every comparison
+//! and an unpack before every pick.
 
 use std::ops::{Add, AddAssign, Mul, Neg, Sub, SubAssign};
 
@@ -24,14 +30,9 @@ macro_rules! lanes {
         pub struct $name(pub [f32; $n]);
 
         $(#[$mask_doc])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-        pub struct $mask(pub [bool; $n]);
-
-        impl Default for $mask {
-            fn default() -> Self {
-                $mask([false; $n])
-            }
-        }
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        #[repr(C, align($align))]
+        pub struct $mask([u32; $n]);
 
         impl $name {
             /// Every lane zero.
@@ -69,41 +70,45 @@ macro_rules! lanes {
             /// Lanes where `self > other`.
             #[inline(always)]
             pub fn gt(self, other: $name) -> $mask {
-                let mut out = [false; $n];
-                for i in 0..$n {
-                    out[i] = self.0[i] > other.0[i];
-                }
-                $mask(out)
+                $mask::from_fn(|i| self.0[i] > other.0[i])
             }
 
             /// Lanes where `self <= other`.
             #[inline(always)]
             pub fn le(self, other: $name) -> $mask {
-                let mut out = [false; $n];
-                for i in 0..$n {
-                    out[i] = self.0[i] <= other.0[i];
-                }
-                $mask(out)
+                $mask::from_fn(|i| self.0[i] <= other.0[i])
             }
 
             /// Lanes that are not zero.
             #[inline(always)]
             pub fn nonzero(self) -> $mask {
-                let mut out = [false; $n];
-                for i in 0..$n {
-                    out[i] = self.0[i] != 0.0;
-                }
-                $mask(out)
+                $mask::from_fn(|i| self.0[i] != 0.0)
             }
         }
 
         impl $mask {
+            /// Lane `i` flagged where `flag(i)` holds.
+            #[inline(always)]
+            fn from_fn(flag: impl Fn(usize) -> bool) -> $mask {
+                let mut out = [0; $n];
+                for i in 0..$n {
+                    out[i] = if flag(i) { u32::MAX } else { 0 };
+                }
+                $mask(out)
+            }
+
+            /// The flags as `bool`s.
+            #[cfg(test)]
+            pub fn flags(self) -> [bool; $n] {
+                self.0.map(|m| m != 0)
+            }
+
             /// Lanes flagged in both.
             #[inline(always)]
             pub fn and(self, other: $mask) -> $mask {
-                let mut out = [false; $n];
+                let mut out = [0; $n];
                 for i in 0..$n {
-                    out[i] = self.0[i] && other.0[i];
+                    out[i] = self.0[i] & other.0[i];
                 }
                 $mask(out)
             }
@@ -111,9 +116,9 @@ macro_rules! lanes {
             /// Lanes flagged in either.
             #[inline(always)]
             pub fn or(self, other: $mask) -> $mask {
-                let mut out = [false; $n];
+                let mut out = [0; $n];
                 for i in 0..$n {
-                    out[i] = self.0[i] || other.0[i];
+                    out[i] = self.0[i] | other.0[i];
                 }
                 $mask(out)
             }
@@ -121,15 +126,17 @@ macro_rules! lanes {
             /// Some lane is flagged.
             #[inline(always)]
             pub fn any(self) -> bool {
-                self.0.iter().any(|&f| f)
+                self.0.iter().fold(0, |all, &m| all | m) != 0
             }
 
-            /// `yes` in the flagged lanes, `no` elsewhere.
+            /// `yes` in the flagged lanes, `no` elsewhere (their bits, as
+            /// they are).
             #[inline(always)]
             pub fn select(self, yes: $name, no: $name) -> $name {
                 let mut out = [0.0; $n];
                 for i in 0..$n {
-                    out[i] = if self.0[i] { yes.0[i] } else { no.0[i] };
+                    let m = self.0[i];
+                    out[i] = f32::from_bits((yes.0[i].to_bits() & m) | (no.0[i].to_bits() & !m));
                 }
                 $name(out)
             }
@@ -211,15 +218,22 @@ mod tests {
         assert_eq!(a.min(b), F8([0.5, -2.0, -1.0, 0.0, 5.0, -6.0, -7.0, 8.0]));
         assert_eq!(-a, F8([-1.0, 2.0, -3.0, -0.0, -5.0, 6.0, -7.0, -8.0]));
         let m = a.gt(b);
-        assert_eq!(m, M8([true, false, true, false, false, false, true, false]));
+        assert_eq!(
+            m.flags(),
+            [true, false, true, false, false, false, true, false]
+        );
         assert_eq!(m.select(a, b), F8([1.0, 4.0, 3.0, 0.0, 5.0, 6.0, 7.0, 9.0]));
         let le = a.le(b);
-        assert_eq!(le, M8([false, true, false, true, true, true, false, true]));
         assert_eq!(
-            a.nonzero(),
-            M8([true, true, true, false, true, true, true, true])
+            le.flags(),
+            [false, true, false, true, true, true, false, true]
         );
-        assert_eq!(m.and(le), M8([false; 8]));
+        assert_eq!(
+            a.nonzero().flags(),
+            [true, true, true, false, true, true, true, true]
+        );
+        assert_eq!(m.and(le).flags(), [false; 8]);
+        assert_eq!(m.or(le).flags(), [true; 8]);
         assert!(!m.and(le).any() && le.any());
     }
 }
