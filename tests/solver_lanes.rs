@@ -6,8 +6,8 @@
 //!   in lanes gives bit for bit the bodies and impulses of the scalar
 //!   `warm_start_constraint` / `solve_constraint` run in `solve_order()`
 //!   (with and without bias, several passes, then restitution); so do
-//!   colours full of two- or four-point batches, which are solved side by
-//!   side two at a time;
+//!   colours full of one-, two- or four-point batches, which are solved
+//!   side by side two at a time;
 //! - a constraint built straight into its lane from a manifold
 //!   (`push_manifold`) solves exactly as the same constraint built by
 //!   `ContactConstraint::new` and pushed whole;
@@ -124,45 +124,49 @@ fn case() -> impl Strategy<Value = Case> {
 }
 
 /// Disjoint pairs of bodies first, 24 to 40 of them, each with a
-/// constraint of `points` points (2 or 4): pushed first, they all take the
+/// constraint of `points` points (1, 2 or 4, not round): pushed first, they all take the
 /// first colour, three to five full batches of one class there, which the
 /// lanes solve side by side two at a time (the last alone when their
 /// number is odd). Then random constraints sharing bodies, as in `case`.
 fn full_colour_case() -> impl Strategy<Value = Case> {
     let unit = -2.0f32..2.0;
     let bodies = prop::collection::vec((prop::array::uniform8(unit.clone()), any::<u8>()), 48..80);
-    (bodies, prop_oneof![Just(2usize), Just(4usize)]).prop_flat_map(move |(bodies, points)| {
-        let n = bodies.len();
-        let point = prop::array::uniform6(-2.0f32..2.0);
-        let pairs = prop::collection::vec(
-            (
+    (
+        bodies,
+        prop_oneof![Just(1usize), Just(2usize), Just(4usize)],
+    )
+        .prop_flat_map(move |(bodies, points)| {
+            let n = bodies.len();
+            let point = prop::array::uniform6(-2.0f32..2.0);
+            let pairs = prop::collection::vec(
+                (
+                    -3.2f32..3.2,
+                    prop::collection::vec(point.clone(), points..=points),
+                ),
+                n / 2..=n / 2,
+            )
+            .prop_map(|pairs| {
+                pairs
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, (angle, pts))| (2 * i, 2 * i + 1, angle, pts, false))
+                    .collect::<Vec<Spec>>()
+            });
+            let extra = (
+                0..n,
+                0..n,
                 -3.2f32..3.2,
-                prop::collection::vec(point.clone(), points..=points),
-            ),
-            n / 2..=n / 2,
-        )
-        .prop_map(|pairs| {
-            pairs
-                .into_iter()
-                .enumerate()
-                .map(|(i, (angle, pts))| (2 * i, 2 * i + 1, angle, pts, false))
-                .collect::<Vec<Spec>>()
-        });
-        let extra = (
-            0..n,
-            0..n,
-            -3.2f32..3.2,
-            prop::collection::vec(point, 1..=4),
-            any::<bool>(),
-        )
-            .prop_filter("two bodies", |(a, b, _, _, _)| a != b);
-        (Just(bodies), pairs, prop::collection::vec(extra, 0..20)).prop_map(
-            |(bodies, mut specs, extra)| {
-                specs.extend(extra);
-                (bodies, specs)
-            },
-        )
-    })
+                prop::collection::vec(point, 1..=4),
+                any::<bool>(),
+            )
+                .prop_filter("two bodies", |(a, b, _, _, _)| a != b);
+            (Just(bodies), pairs, prop::collection::vec(extra, 0..20)).prop_map(
+                |(bodies, mut specs, extra)| {
+                    specs.extend(extra);
+                    (bodies, specs)
+                },
+            )
+        })
 }
 
 proptest! {

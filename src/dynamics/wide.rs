@@ -480,7 +480,7 @@ impl WideContacts {
         let (max_push, softness) = (self.settings.max_push_velocity, self.softness);
         for color in &mut self.colors[..self.used_colors] {
             let pass = (softness, max_push, inv_h, use_bias);
-            solve_batches::<1, 1>(&mut color.one, bodies, pass);
+            solve_batches::<1, 2>(&mut color.one, bodies, pass);
             solve_batches::<2, 2>(&mut color.two, bodies, pass);
             solve_batches::<4, 2>(&mut color.four, bodies, pass);
             for batch in color.round.iter_mut() {

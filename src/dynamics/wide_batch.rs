@@ -407,8 +407,10 @@ impl<const P: usize> Batch<P> {
     /// velocities they see when the batches are solved one after the other:
     /// the same results bit for bit, with two chains to overlap. Two-point
     /// batches two at a time make the 5,050-box pyramid's step about 9%
-    /// faster; one-point and round batches, whose chains are short, gain
-    /// nothing and lose to the registers two of them need.
+    /// faster, one-point batches the trees' step 1–3%. Round batches
+    /// (`RoundBatch`), whose chain is the shortest, are solved one at a
+    /// time: two of them need more registers than there are, and the ball
+    /// pit's step took 12–15% longer.
     #[inline(always)]
     pub(super) fn solve_group<const N: usize>(
         group: [&mut Self; N],
