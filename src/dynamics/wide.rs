@@ -13,6 +13,9 @@
 //! the manifold ([`WideContacts::push_manifold`]), with no intermediate
 //! constraint list. The rare constraint that finds no free colour among
 //! [`COLORS`] is kept whole and solved by the scalar code after the colours.
+//! Batches of one, two or four points are solved two at a time, side by
+//! side, so the processor overlaps their chains of dependent operations
+//! (see `Batch::solve_group`).
 //!
 //! Invariants:
 //! - every lane computes exactly what [`solve_constraint`] computes for its
