@@ -235,5 +235,25 @@ mod tests {
         assert_eq!(m.and(le).flags(), [false; 8]);
         assert_eq!(m.or(le).flags(), [true; 8]);
         assert!(!m.and(le).any() && le.any());
+        // A pick keeps the bits it picks: NaN payloads and signed zeros.
+        let odd = F8([
+            f32::NAN,
+            -0.0,
+            0.0,
+            -0.0,
+            f32::from_bits(0x7fc0_1234),
+            1.0,
+            -1.0,
+            0.0,
+        ]);
+        let picked = le.select(odd, -odd);
+        for i in 0..8 {
+            let expected = if le.flags()[i] { odd.0[i] } else { -odd.0[i] };
+            assert_eq!(picked.0[i].to_bits(), expected.to_bits(), "lane {i}");
+        }
+        // NaN compares false both ways; -0 is zero.
+        let nan = F8::splat(f32::NAN);
+        assert!(!nan.gt(F8::ZERO).any() && !nan.le(F8::ZERO).any());
+        assert!(!F8::splat(-0.0).nonzero().any());
     }
 }

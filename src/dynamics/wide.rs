@@ -3,10 +3,12 @@
 //! turns into SIMD instructions.
 //!
 //! Each step the constraints are coloured greedily in their given order: a
-//! constraint takes the lowest colour that none of its movable bodies has
-//! used yet (static and kinematic bodies are only read, so they never
-//! conflict). Within a colour no two constraints write the same body, so
-//! they can be solved in any order, and at once. A colour's constraints are
+//! constraint takes the lowest colour in which no other constraint writes
+//! one of its bodies or reads a body it writes (a side with no inverse mass
+//! nor inertia is only read: static and kinematic bodies, which no
+//! constraint writes, never conflict). Within a colour no constraint reads
+//! or writes a body another one writes, so they can be solved in any
+//! order, and at once. A colour's constraints are
 //! packed by point count (1, 2, or up to 4; round constraints, see
 //! `round.rs`, in batches of their own) into batches of [`LANES`], as
 //! they come: the step builds each constraint straight into its lane from
@@ -104,6 +106,9 @@ fn solve_batches<const P: usize, const N: usize>(
     bodies: &mut [SolverBody],
     (softness, max_push, inv_h, use_bias): (ContactSoftness, Real, Real, bool),
 ) {
+    // `chunks_exact_mut` with a conversion that never fails: with
+    // `as_chunks_mut` the compiler laid the pass out differently and the
+    // pyramid's step took 15% longer.
     let mut groups = batches.chunks_exact_mut(N);
     for group in &mut groups {
         if let Ok(group) = <&mut [Batch<P>; N]>::try_from(group) {
@@ -120,6 +125,16 @@ fn solve_batches<const P: usize, const N: usize>(
     for batch in groups.into_remainder() {
         batch.solve(bodies, softness, max_push, inv_h, use_bias);
     }
+}
+
+/// The colours of one body's constraints (bit c = colour c).
+#[derive(Clone, Copy, Debug, Default)]
+struct BodyColors {
+    /// Colours with a constraint that may write the body: it can move there.
+    written: u32,
+    /// Colours with a constraint that only reads it: one that gives it no
+    /// inverse mass nor inertia.
+    read: u32,
 }
 
 /// The batches of one colour by point class, filled in constraint order.
@@ -194,8 +209,8 @@ pub struct WideContacts {
     overflow: Vec<ContactConstraint>,
     /// Per constraint: where it lives.
     location: Vec<Location>,
-    /// Per body: the colours its constraints use (bit c = colour c).
-    masks: Vec<u32>,
+    /// Per body: the colours in which constraints write it or only read it.
+    masks: Vec<BodyColors>,
     settings: ContactSettings,
     softness: ContactSoftness,
 }
@@ -248,7 +263,7 @@ impl WideContacts {
         self.overflow.clear();
         self.location.clear();
         self.masks.clear();
-        self.masks.resize(bodies.len(), 0);
+        self.masks.resize(bodies.len(), BodyColors::default());
     }
 
     /// Colours the next constraint, between bodies `a` and `b` (of inverse
@@ -268,23 +283,35 @@ impl WideContacts {
                 .is_some_and(|body| !is_fixed(body.inv_mass, inv_inertia))
         };
         let (move_a, move_b) = (movable(a, inv_inertia[0]), movable(b, inv_inertia[1]));
-        let mut taken = 0u32;
-        if move_a {
-            taken |= self.masks[a];
-        }
-        if move_b {
-            taken |= self.masks[b];
-        }
-        let free = !taken;
+        // A side this constraint writes takes no colour in which another
+        // constraint writes or reads its body; a side it only reads, none
+        // in which another writes it. A body no constraint moves (static,
+        // kinematic, the fixed stand-in) is never written, so reading it
+        // costs no colour. One that some constraints move and others hold
+        // fixed (inverse inertias given differently to each) keeps them
+        // apart, so a colour's order still does not matter.
+        let taken = |i: usize, moves: bool| {
+            self.masks.get(i).map_or(0, |colors| {
+                if moves {
+                    colors.written | colors.read
+                } else {
+                    colors.written
+                }
+            })
+        };
+        let free = !(taken(a, move_a) | taken(b, move_b));
         let location = if free == 0 || points > 4 {
             Location::Overflow(self.overflow.len() as u32)
         } else {
             let color = free.trailing_zeros() as usize;
-            if move_a {
-                self.masks[a] |= 1 << color;
-            }
-            if move_b {
-                self.masks[b] |= 1 << color;
+            for (i, moves) in [(a, move_a), (b, move_b)] {
+                if let Some(colors) = self.masks.get_mut(i) {
+                    if moves {
+                        colors.written |= 1 << color;
+                    } else {
+                        colors.read |= 1 << color;
+                    }
+                }
             }
             if self.colors.len() <= color {
                 self.colors.resize_with(color + 1, || {

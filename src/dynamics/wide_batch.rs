@@ -222,10 +222,11 @@ impl WideBody {
 
 /// The softness of each lane of a batch in one pass: the stiffer one where
 /// a side cannot move (inverse mass and inertia 0, as
-/// [`is_fixed`](super::is_fixed); they are never negative). [`Batch::solve`]
-/// unpacks it into locals before its loop over points: the struct held
-/// across that loop, with [`Self::terms`] called per point, made the
-/// pyramid's step 6% slower; unpacked, the code is the same as written out.
+/// [`is_fixed`](super::is_fixed); they are never negative).
+/// [`Batch::solve_group`] unpacks it into locals at each row instead of
+/// calling [`Self::terms`]: with `terms` called per point, the pyramid's
+/// step was 6% slower (measured when a batch was solved alone); unpacked,
+/// the code is the same as written out.
 pub(super) struct LaneSoftness {
     bias_rate: Lane,
     mass_scale: Lane,
@@ -402,9 +403,10 @@ impl<const P: usize> Batch<P> {
     /// A batch's rows run one after another through the same velocities,
     /// a chain of dependent operations about 40 cycles long per row, and a
     /// batch is too long for the processor to start the next one while it
-    /// waits. Batches of one colour share no body that moves (fixed bodies
-    /// are read, never written), so each one's rows see exactly the
-    /// velocities they see when the batches are solved one after the other:
+    /// waits. No constraint of a colour reads or writes a body another one
+    /// writes (see the colouring in `wide.rs`), so each batch's rows see
+    /// exactly the velocities they see when the batches are solved one
+    /// after the other:
     /// the same results bit for bit, with two chains to overlap. Two-point
     /// batches two at a time make the 5,050-box pyramid's step about 9%
     /// faster, one-point batches the trees' step 1–3%. Round batches
