@@ -110,8 +110,8 @@ pub(super) fn scatter_by_lane(
 mod sse {
     use super::{BodyLanes, F8, N, SolverBody};
     use std::arch::x86_64::{
-        __m128, _mm_load_ps, _mm_movehl_ps, _mm_movelh_ps, _mm_store_ps, _mm_unpackhi_ps,
-        _mm_unpacklo_ps,
+        __m128, _mm_load_ps, _mm_movehl_ps, _mm_movelh_ps, _mm_setzero_ps, _mm_store_ps,
+        _mm_unpackhi_ps, _mm_unpacklo_ps,
     };
 
     /// Four rows of four turned into four columns: `out[k][j] = rows[j][k]`.
@@ -144,6 +144,13 @@ mod sse {
         unsafe { _mm_load_ps(at.add(4 * k)) }
     }
 
+    /// Four zeros.
+    #[inline(always)]
+    fn zero() -> __m128 {
+        // SAFETY: SSE is part of every x86-64 processor.
+        unsafe { _mm_setzero_ps() }
+    }
+
     /// Two halves of four lanes as eight.
     #[inline(always)]
     fn join(low: __m128, high: __m128) -> F8 {
@@ -162,8 +169,11 @@ mod sse {
     /// The rows of `bodies` (one per lane) as lanes.
     #[inline(always)]
     pub(in super::super) fn gather(bodies: [&SolverBody; N]) -> BodyLanes {
-        let rows: [[__m128; 2]; N] =
-            std::array::from_fn(|l| [row(bodies[l], 0), row(bodies[l], 1)]);
+        // A plain loop, as in `WideBody::gather` (the zeros are never read).
+        let mut rows = [[zero(); 2]; N];
+        for (rows, body) in rows.iter_mut().zip(bodies) {
+            *rows = [row(body, 0), row(body, 1)];
+        }
         let columns = |k: usize, first: usize| {
             transpose([
                 rows[first][k],
