@@ -106,21 +106,28 @@ type Solved = (
     Vec<(usize, usize, u32, u32)>,
 );
 
+/// `count` bodies' seeds and kinds (see `body`).
+fn seeds(count: std::ops::Range<usize>) -> impl Strategy<Value = Vec<([f32; 8], u8)>> {
+    prop::collection::vec((prop::array::uniform8(-2.0f32..2.0), any::<u8>()), count)
+}
+
+/// A constraint of 1 to 4 points between two of `n` bodies, round or not.
+fn spec(n: usize) -> impl Strategy<Value = Spec> {
+    let point = prop::array::uniform6(-2.0f32..2.0);
+    (
+        0..n,
+        0..n,
+        -3.2f32..3.2,
+        prop::collection::vec(point, 1..=4),
+        any::<bool>(),
+    )
+        .prop_filter("two bodies", |(a, b, _, _, _)| a != b)
+}
+
 fn case() -> impl Strategy<Value = Case> {
-    let unit = -2.0f32..2.0;
-    let bodies = prop::collection::vec((prop::array::uniform8(unit.clone()), any::<u8>()), 2..24);
-    bodies.prop_flat_map(move |bodies| {
+    seeds(2..24).prop_flat_map(|bodies| {
         let n = bodies.len();
-        let point = prop::array::uniform6(-2.0f32..2.0);
-        let c = (
-            0..n,
-            0..n,
-            -3.2f32..3.2,
-            prop::collection::vec(point, 1..=4),
-            any::<bool>(),
-        )
-            .prop_filter("two bodies", |(a, b, _, _, _)| a != b);
-        (Just(bodies), prop::collection::vec(c, 0..60))
+        (Just(bodies), prop::collection::vec(spec(n), 0..60))
     })
 }
 
@@ -128,46 +135,31 @@ fn case() -> impl Strategy<Value = Case> {
 /// constraint of `points` points (1, 2 or 4, not round): pushed first,
 /// they all take the first colour, three to five batches of one class
 /// there (the last one full or not), which the lanes solve side by side
-/// two at a time (the last alone when their number is odd). Then random constraints sharing bodies, as in `case`.
+/// two at a time (the last alone when their number is odd). Then random
+/// constraints sharing bodies, as in `case`.
 fn full_colour_case() -> impl Strategy<Value = Case> {
-    let unit = -2.0f32..2.0;
-    let bodies = prop::collection::vec((prop::array::uniform8(unit.clone()), any::<u8>()), 48..80);
-    (
-        bodies,
-        prop_oneof![Just(1usize), Just(2usize), Just(4usize)],
-    )
-        .prop_flat_map(move |(bodies, points)| {
-            let n = bodies.len();
-            let point = prop::array::uniform6(-2.0f32..2.0);
-            let pairs = prop::collection::vec(
-                (
-                    -3.2f32..3.2,
-                    prop::collection::vec(point.clone(), points..=points),
-                ),
-                n / 2..=n / 2,
-            )
-            .prop_map(|pairs| {
-                pairs
-                    .into_iter()
-                    .enumerate()
-                    .map(|(i, (angle, pts))| (2 * i, 2 * i + 1, angle, pts, false))
-                    .collect::<Vec<Spec>>()
-            });
-            let extra = (
-                0..n,
-                0..n,
-                -3.2f32..3.2,
-                prop::collection::vec(point, 1..=4),
-                any::<bool>(),
-            )
-                .prop_filter("two bodies", |(a, b, _, _, _)| a != b);
-            (Just(bodies), pairs, prop::collection::vec(extra, 0..20)).prop_map(
-                |(bodies, mut specs, extra)| {
-                    specs.extend(extra);
-                    (bodies, specs)
-                },
-            )
-        })
+    let points = prop_oneof![Just(1usize), Just(2usize), Just(4usize)];
+    (seeds(48..80), points).prop_flat_map(|(bodies, points)| {
+        let n = bodies.len();
+        let point = prop::array::uniform6(-2.0f32..2.0);
+        let pairs = prop::collection::vec(
+            (-3.2f32..3.2, prop::collection::vec(point, points..=points)),
+            n / 2..=n / 2,
+        )
+        .prop_map(|pairs| {
+            pairs
+                .into_iter()
+                .enumerate()
+                .map(|(i, (angle, pts))| (2 * i, 2 * i + 1, angle, pts, false))
+                .collect::<Vec<Spec>>()
+        });
+        (Just(bodies), pairs, prop::collection::vec(spec(n), 0..20)).prop_map(
+            |(bodies, mut specs, extra)| {
+                specs.extend(extra);
+                (bodies, specs)
+            },
+        )
+    })
 }
 
 proptest! {
@@ -563,9 +555,7 @@ fn warm(id: FeatureId) -> (f32, f32) {
 }
 
 fn manifold_case() -> impl Strategy<Value = (Vec<([f32; 8], u8)>, Vec<ManifoldSpec>)> {
-    let unit = -2.0f32..2.0;
-    let bodies = prop::collection::vec((prop::array::uniform8(unit.clone()), any::<u8>()), 2..16);
-    bodies.prop_flat_map(move |bodies| {
+    seeds(2..16).prop_flat_map(|bodies| {
         let n = bodies.len();
         let m = (
             0..n,
