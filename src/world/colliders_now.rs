@@ -14,6 +14,15 @@
 //! removed, a body removed or placed), and every such edit calls
 //! [`ColliderTable::invalidate`], after which the next refresh recomputes
 //! every entry. A fresh table (a new, cloned or restored world) starts invalid.
+//!
+//! **Epochs.** The table counts its *rest epoch*: it moves on at every
+//! refresh that finds a body awake whose entry said it was not, and (to
+//! be safe, though the edits of today either wake the bodies they touch or
+//! drop their pairs themselves) at the first refresh after an edit; it
+//! stays otherwise. So while it stays, every body at rest (asleep or
+//! static) at the last refresh still is, and nothing about it has
+//! changed: the contact map passes over pairs of two such bodies (see
+//! `pair_map`). It starts at 1 and only grows (64 bits never wrap).
 
 use super::handles::{BodyKey, ColliderKey, key_slot, key_version};
 use super::{Body, Collider};
@@ -83,6 +92,10 @@ pub(crate) struct ColliderTable {
     /// false after an edit. While true a refresh copies `fat` from the old
     /// entry instead of reading the broadphase tree.
     fats_current: bool,
+    /// The rest epoch (see the module docs); 0 before the first refresh.
+    epoch: u64,
+    /// A refresh found a body awake whose entry said it was not.
+    woke: bool,
 }
 
 impl ColliderTable {
@@ -115,6 +128,9 @@ impl ColliderTable {
         // collider costs less than finding the awake ones by key; then the
         // awake bodies are not recorded and the next refresh is whole too.
         let few = awake.len() * PARTIAL_SHARE < bodies.len();
+        // After an edit, entries may have changed without a body waking.
+        let edited = !self.fats_current;
+        self.woke = false;
         if self.valid && few {
             let last_awake = std::mem::take(&mut self.last_awake);
             for &key in last_awake.iter() {
@@ -141,12 +157,20 @@ impl ColliderTable {
                 self.refresh_collider(key, collider, bodies, broad_phase);
             }
         }
+        if edited || self.woke {
+            self.epoch += 1;
+        }
         self.valid = few;
         self.fats_current = true;
         self.last_awake.clear();
         if few {
             self.last_awake.extend(awake);
         }
+    }
+
+    /// The rest epoch (see the module docs): never 0 after a refresh.
+    pub fn epoch(&self) -> u64 {
+        self.epoch
     }
 
     /// Recomputes the entries of a body's colliders (none for a body gone).
@@ -201,9 +225,14 @@ impl ColliderTable {
             _ => f64::INFINITY,
         };
         let slot = key_slot(key);
-        let fat = match self.entries.get(slot) {
+        let old = self
+            .entries
+            .get(slot)
+            .filter(|old| old.version == key_version(key));
+        self.woke |= body.awake && old.is_some_and(|old| !old.awake);
+        let fat = match old {
             // The copy kept since the last refresh (see `fats_current`).
-            Some(old) if self.fats_current && old.version == key_version(key) => {
+            Some(old) if self.fats_current => {
                 debug_assert_eq!(
                     old.fat,
                     collider.proxy.and_then(|id| broad_phase.fat_bounds(id))

@@ -3,7 +3,9 @@
 //! Every pair in the contact map is visited in key order. A pair whose two
 //! bodies are both at rest (static or asleep) keeps its manifold, touching
 //! state and impulses unchanged, so a sleeping stack neither ends nor
-//! restarts its contacts. Otherwise the pair is dropped once the fat boxes
+//! restarts its contacts; once seen at rest, it is not opened again until
+//! a body wakes or the world is edited (the collider table's epoch, see
+//! `colliders_now.rs`), so sleeping pairs cost a step almost nothing. Otherwise the pair is dropped once the fat boxes
 //! of its proxies stop overlapping (sending `Ended` / `SensorLeft` if it was
 //! touching), or gets a fresh manifold with a speculative margin (none for
 //! sensors). Impulses are kept by feature id for warm starting and cleared
@@ -26,7 +28,7 @@
 
 use super::clear_boxes::pair_is_clear;
 use super::handles::{ColliderHandle, ColliderKey};
-use super::pair_map::{NOT_QUIET, TREE_NOT_QUIET, is_quiet};
+use super::pair_map::{NOT_QUIET, TREE_NOT_QUIET, Visit, is_quiet};
 use super::settings::SPECULATIVE_DISTANCE;
 use super::{Collider, Event, World};
 use crate::query::contact::{contact_circle_circle_into, contact_with_margin_into};
@@ -71,11 +73,15 @@ impl World {
         // The ring pass of the islands needs no pair without an awake side
         // (see `islands.rs`); only a full pass does.
         let full_islands = !scratch.islands.rings_known;
+        // Pairs of two bodies at rest are passed over while the table's
+        // epoch says none of them woke, unless the islands need them.
+        let epoch = (!full_islands).then(|| table.epoch());
         contacts.retain_quiet(
+            epoch,
             |index, key, quiet, pair, impulses| {
                 // Stale colliders or bodies have no entry.
                 let (Some(a), Some(b)) = (table.get(key.0.key), table.get(key.1.key)) else {
-                    return false;
+                    return Visit::Drop;
                 };
                 // `awake` is never set on static bodies.
                 if !a.awake && !b.awake {
@@ -83,8 +89,9 @@ impl World {
                         touching_bodies[touching_count] = (a.body, b.body);
                         touching_count += 1;
                     }
-                    // Neither body is simulated: no constraint.
-                    return true;
+                    // Neither body is simulated: no constraint, and nothing
+                    // changes until one of them wakes or the world is edited.
+                    return Visit::Rest;
                 }
                 let overlap = match (&a.fat, &b.fat) {
                     (Some(fat_a), Some(fat_b)) => fat_a.overlaps(fat_b),
@@ -95,11 +102,11 @@ impl World {
                     if !is_quiet(*quiet) && pair.touching {
                         events.push(ended_event(key, pair.sensor, colliders));
                     }
-                    return false;
+                    return Visit::Drop;
                 }
                 let stamp = a.motion + b.motion;
                 if stamp <= *quiet {
-                    return true;
+                    return Visit::Keep;
                 }
                 // The constraint's colouring reads both solver bodies after
                 // the contact below: start loading them now.
@@ -233,7 +240,7 @@ impl World {
                     // keep no impulses.
                     if pushed.is_err() {
                         impulses.clear();
-                        return true;
+                        return Visit::Keep;
                     }
                     // The new points' ids; the solver fills in their impulses.
                     if impulses.len() == manifold.points.len() {
@@ -246,7 +253,7 @@ impl World {
                     }
                     constraint_pairs.push(index as u32);
                 }
-                true
+                Visit::Keep
             },
             |ahead| {
                 table.prefetch(ahead.0.key);
@@ -294,3 +301,7 @@ pub(crate) fn sensor_first(
         (key.1, key.0)
     }
 }
+
+#[cfg(test)]
+#[path = "narrowphase_tests.rs"]
+mod tests;

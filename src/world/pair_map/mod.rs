@@ -61,6 +61,15 @@
 //! pair and for every pair of a map built from a list (`FromIterator`); a
 //! rebuild keeps each pair's.
 //!
+//! **Pairs at rest.** Each slot also carries a *rest mark*: the epoch
+//! (a number the caller advances whenever a body wakes or the world is
+//! edited, never reusing one) at which the narrowphase found both of the
+//! pair's bodies at rest. While the caller hands the same epoch, nothing
+//! about such a pair can have changed, and [`PairMap::retain_quiet`]
+//! passes over it reading only its mark: a step of a world that sleeps
+//! costs next to nothing per sleeping pair. Marks are 0 (no epoch) for new
+//! pairs, after a rebuild and in a copy of the map.
+//!
 //! [`rebuild`]: PairMap::rebuild
 
 mod rebuild;
@@ -93,6 +102,9 @@ pub(crate) struct PairMap {
     quiet: Vec<f64>,
     /// Parallel to `slots`: each pair's impulses (see the module docs).
     impulses: Vec<Impulses>,
+    /// Parallel to `slots` (the same length): each pair's rest mark (see
+    /// the module docs).
+    rest: Vec<u64>,
     /// Live slots.
     live: usize,
     /// Boxes of dropped pairs, reused by new ones (capacity for every box
@@ -112,6 +124,21 @@ pub(crate) struct PairMap {
     by_address: Vec<(usize, u32)>,
     /// Room for [`PairMap::repack`]: the live slots in order; reused.
     live_slots: Vec<u32>,
+}
+
+/// The rest mark of a pair not known to be at rest: no epoch is 0.
+pub(crate) const NO_EPOCH: u64 = 0;
+
+/// What [`PairMap::retain_quiet`] does with a pair after its visit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Visit {
+    /// Drop the pair; its slot is left free.
+    Drop,
+    /// Keep the pair.
+    Keep,
+    /// Keep the pair, and pass over it while the epoch stays the same:
+    /// both of its bodies are at rest (see the module docs).
+    Rest,
 }
 
 /// The quiet threshold of a pair that must be looked at.
@@ -182,6 +209,8 @@ impl Clone for PairMap {
             orders: self.orders.clone(),
             quiet: self.quiet.clone(),
             impulses: self.impulses.clone(),
+            // The caller's epochs belong to the original.
+            rest: vec![NO_EPOCH; self.slots.len()],
             live: self.live,
             pool: Vec::new(),
             incoming: Vec::new(),
@@ -250,7 +279,17 @@ impl PairMap {
 
     /// Keeps the pairs for which `keep` returns true, in order.
     pub fn retain(&mut self, mut keep: impl FnMut(&PairKey, &mut ContactPair) -> bool) {
-        self.retain_quiet(|_, key, _, pair, _| keep(key, pair), |_| {});
+        self.retain_quiet(
+            None,
+            |_, key, _, pair, _| {
+                if keep(key, pair) {
+                    Visit::Keep
+                } else {
+                    Visit::Drop
+                }
+            },
+            |_| {},
+        );
     }
 
     /// [`Self::retain`] that also hands `keep` each pair's slot index (which
@@ -260,9 +299,15 @@ impl PairMap {
     /// tree pair cache, if any, half as many); `ahead` is handed the key of
     /// that later pair, to prefetch what `keep` will look up for it. A
     /// dropped pair's slot is left free: no pair moves.
+    ///
+    /// With an `epoch` (never [`NO_EPOCH`]), a pair `keep` answered
+    /// [`Visit::Rest`] at that same epoch is passed over: neither it nor
+    /// its box is read again until the epoch changes. Without one, every
+    /// live pair is visited and no mark is written.
     pub fn retain_quiet(
         &mut self,
-        mut keep: impl FnMut(usize, &PairKey, &mut f64, &mut Box<ContactPair>, &mut Impulses) -> bool,
+        epoch: Option<u64>,
+        mut keep: impl FnMut(usize, &PairKey, &mut f64, &mut Box<ContactPair>, &mut Impulses) -> Visit,
         ahead: impl Fn(&PairKey),
     ) {
         let PairMap {
@@ -270,15 +315,33 @@ impl PairMap {
             orders,
             quiet,
             impulses,
+            rest,
             pool,
             live,
             ..
         } = self;
+        let epoch = epoch.filter(|&e| e != NO_EPOCH);
+        let resting =
+            |rest: &[u64], index: usize| epoch.is_some_and(|e| rest.get(index) == Some(&e));
         let (mut last, mut descents) = (0, 0);
-        for index in 0..slots.len() {
+        let mut next = 0;
+        while next < slots.len() {
+            // A run of pairs at rest is passed over reading only their marks.
+            if let Some(e) = epoch {
+                let marks = rest.get(next..).unwrap_or_default();
+                let run = marks.iter().take_while(|&&mark| mark == e).count();
+                if run > 0 {
+                    next += run;
+                    continue;
+                }
+            }
+            let index = next;
+            next += 1;
             // The loop's work per pair is too long for the processor to
             // run ahead to a later pair's box by itself.
-            if let Some((later_key, Some(later))) = slots.get(index + PREFETCH_AHEAD) {
+            if !resting(rest, index + PREFETCH_AHEAD)
+                && let Some((later_key, Some(later))) = slots.get(index + PREFETCH_AHEAD)
+            {
                 prefetch(&**later);
                 ahead(later_key);
             }
@@ -299,14 +362,21 @@ impl PairMap {
             let Some(pair) = entry else {
                 continue;
             };
-            if keep(index, key, &mut quiet[index], pair, &mut impulses[index]) {
+            let visit = keep(index, key, &mut quiet[index], pair, &mut impulses[index]);
+            if visit != Visit::Drop {
                 let here = address(pair);
                 descents += usize::from(here < last);
                 last = here;
+                if visit == Visit::Rest
+                    && let Some(e) = epoch
+                {
+                    rest[index] = e;
+                }
             } else if let Some(pair) = entry.take() {
                 // The pool has room for every box ever made: no allocation.
                 pool.push(pair);
                 *live -= 1;
+                rest[index] = NO_EPOCH;
                 let before = index.checked_sub(1).map_or(0, |i| orders[i]);
                 set_free_orders(slots, orders, index, before);
             }
@@ -314,6 +384,16 @@ impl PairMap {
         if self.live >= REPACK_MIN_PAIRS && descents * REPACK_DESCENTS > self.live {
             self.repack();
         }
+    }
+
+    /// Live pairs whose rest mark is `epoch`.
+    #[cfg(test)]
+    pub fn resting(&self, epoch: u64) -> usize {
+        self.slots
+            .iter()
+            .zip(&self.rest)
+            .filter(|((_, pair), mark)| pair.is_some() && **mark == epoch)
+            .count()
     }
 
     /// A fresh pair's box, from the pool when it has one.
@@ -403,6 +483,9 @@ impl PairMap {
         self.slots[slot] = (key, Some(pair));
         self.quiet[slot] = NOT_QUIET;
         self.impulses[slot].clear();
+        if let Some(mark) = self.rest.get_mut(slot) {
+            *mark = NO_EPOCH;
+        }
         self.live += 1;
         // The free slots right after now have this pair nearest before them.
         set_free_orders(&self.slots, &mut self.orders, slot, pair_order(&key));
@@ -416,6 +499,9 @@ impl PairMap {
         self.orders[at..=free].rotate_right(1);
         self.quiet[at..=free].rotate_right(1);
         self.impulses[at..=free].rotate_right(1);
+        if let Some(marks) = self.rest.get_mut(at..=free) {
+            marks.rotate_right(1);
+        }
         at
     }
 
@@ -426,6 +512,9 @@ impl PairMap {
         self.orders[free..at].rotate_left(1);
         self.quiet[free..at].rotate_left(1);
         self.impulses[free..at].rotate_left(1);
+        if let Some(marks) = self.rest.get_mut(free..at) {
+            marks.rotate_left(1);
+        }
         at - 1
     }
 
@@ -465,6 +554,7 @@ impl FromIterator<(PairKey, ContactPair, Impulses)> for PairMap {
         let mut map = PairMap {
             orders: pairs.iter().map(|(key, _, _)| pair_order(key)).collect(),
             quiet: vec![NOT_QUIET; pairs.len()],
+            rest: vec![NO_EPOCH; pairs.len()],
             live: pairs.len(),
             boxes: pairs.len(),
             ..PairMap::default()

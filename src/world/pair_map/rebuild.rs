@@ -3,7 +3,7 @@
 //! re-pack, which gives the live slots their boxes in rising address order.
 
 use super::{
-    ContactPair, Impulses, NOT_QUIET, PairKey, PairMap, SPREAD, Slot, address, pair_order,
+    ContactPair, Impulses, NO_EPOCH, NOT_QUIET, PairKey, PairMap, SPREAD, Slot, address, pair_order,
 };
 
 /// The vectors a rebuild writes, and how many live slots since the last free one.
@@ -97,6 +97,9 @@ impl PairMap {
             self.spare_quiet,
             self.spare_impulses,
         ) = (old, old_orders, old_quiet, old_impulses);
+        // Every pair moved: marks start again (see the module docs).
+        self.rest.clear();
+        self.rest.resize(self.slots.len(), NO_EPOCH);
     }
 
     /// Appends the new pair (key, sensor) to `layout`, in a fresh box.

@@ -231,12 +231,13 @@ fn merges_and_drops_match_a_sorted_set() {
         // the slot index the pass hands out.
         let mut handed = Vec::new();
         map.retain_quiet(
+            None,
             |index, key, _, _, impulses| {
                 if impulses.is_empty() {
                     impulses.push((mark(key), 0.0, 0.0));
                 }
                 handed.push((index, *key));
-                true
+                Visit::Keep
             },
             |_| {},
         );

@@ -1,0 +1,97 @@
+//! Tests of the narrowphase's pass over pairs at rest: a world that passes
+//! over its sleeping pairs steps exactly as a copy that visits every pair.
+
+use crate::math::{Pose, Real, vec2};
+use crate::shape::{Circle, TreeBuilder};
+use crate::world::scenes::{mixed_pile, settle};
+use crate::world::{BodyDef, ColliderDef, Event, World, WorldSettings};
+
+const DT: Real = 1.0 / 60.0;
+
+/// Steps `world` and a copy of it (which has no rest marks and a fresh
+/// collider table, so it visits every pair) and checks they agree; returns
+/// how many pairs the world found at rest before the step, and its pairs.
+fn step_against_a_copy(world: &mut World, step: usize) -> (usize, usize) {
+    let resting = world.contacts.resting(world.scratch.colliders_now.epoch());
+    let mut copy = world.clone();
+    world.step(DT).unwrap();
+    copy.step(DT).unwrap();
+    assert_eq!(world.state_hash(), copy.state_hash(), "step {step}");
+    assert_eq!(world.events(), copy.events(), "step {step}");
+    (resting, world.contacts.len())
+}
+
+#[test]
+fn pairs_at_rest_are_passed_over_with_the_same_results_as_a_visit() {
+    let (mut world, bodies) = mixed_pile(WorldSettings::default(), 60).unwrap();
+    // Two circle trees among them, so tree pairs (with their quiet
+    // thresholds and leaf-pair caches) come to rest too.
+    let (tree, _) = TreeBuilder::node(vec2(0.0, 0.0), 1.0)
+        .child(TreeBuilder::node(vec2(-0.5, 0.0), 0.5))
+        .child(TreeBuilder::node(vec2(0.5, 0.0), 0.5))
+        .build()
+        .unwrap();
+    for x in [-1.2, 1.2] {
+        let body = world
+            .add_body(BodyDef::dynamic(Pose::from_translation(vec2(x, 20.0))))
+            .unwrap();
+        world
+            .add_collider(body, ColliderDef::new(tree.clone()))
+            .unwrap();
+    }
+    assert!(
+        settle(&mut world, DT, 4_000).unwrap() < 4_000,
+        "the pile sleeps"
+    );
+    let ramp = world
+        .bodies()
+        .filter(|(_, b)| !b.is_dynamic())
+        .map(|(h, _)| h)
+        .last()
+        .unwrap();
+    let (mut all_at_rest, mut some_at_rest, mut woke) = (0, 0, 0);
+    for step in 0..700 {
+        match step {
+            // A ball dropped onto the sleeping pile wakes part of it.
+            20 => {
+                let ball = world
+                    .add_body(BodyDef::dynamic(Pose::from_translation(vec2(0.3, 30.0))))
+                    .unwrap();
+                let disc = Circle::new(vec2(0.0, 0.0), 0.4).unwrap();
+                world.add_collider(ball, ColliderDef::new(disc)).unwrap();
+            }
+            // A sleeping body woken by a setter, then by an impulse.
+            250 => world.set_velocity(bodies[10], vec2(0.0, 2.0), 1.0).unwrap(),
+            400 => world
+                .apply_impulse(bodies[30], vec2(1.0, 0.0), vec2(0.0, 0.0))
+                .unwrap(),
+            // A static body moved under sleepers, and a sleeper removed.
+            500 => {
+                let pose = world.body(ramp).unwrap().pose();
+                let moved = Pose::new(pose.translation + vec2(0.05, -0.02), 0.0);
+                world.set_pose(ramp, moved).unwrap();
+            }
+            600 => world.remove_body(bodies[20]).unwrap(),
+            _ => {}
+        }
+        let (resting, pairs) = step_against_a_copy(&mut world, step);
+        some_at_rest += usize::from(resting > 0 && resting < pairs);
+        all_at_rest += usize::from(resting > 0 && resting == pairs);
+        woke += world
+            .events()
+            .iter()
+            .filter(|e| matches!(e, Event::Woke(_)))
+            .count();
+    }
+    // The marks were in use: the whole pile at rest, and part of it while
+    // another part moved.
+    assert!(
+        all_at_rest > 10,
+        "{all_at_rest} steps with every pair at rest"
+    );
+    assert!(
+        some_at_rest > 10,
+        "{some_at_rest} steps with some pairs at rest"
+    );
+    assert!(woke > 5, "sleepers woke ({woke})");
+}
