@@ -30,6 +30,7 @@ impl World {
             body.angular_velocity = 0.0;
         }
         let key = self.bodies.insert(body);
+        self.scratch.awake_known = false;
         Ok(self.body_handle(key))
     }
 
@@ -62,6 +63,7 @@ impl World {
         })?;
         self.shot_grid.invalidate();
         self.scratch.colliders_now.invalidate();
+        self.scratch.awake_known = false;
         let key = self.colliders.insert(Collider {
             body,
             shape: def.shape,
@@ -93,6 +95,7 @@ impl World {
         self.body_ref(body)?;
         self.shot_grid.invalidate();
         self.scratch.colliders_now.invalidate();
+        self.scratch.awake_known = false;
         let removed = self.bodies.remove(body.key).ok_or(WorldError::StaleBody)?;
         // A sleeping body leaves a gap in its island's ring: the next step
         // rebuilds the rings from the contacts (see `islands.rs`).
@@ -145,6 +148,7 @@ impl World {
             .body;
         self.shot_grid.invalidate();
         self.scratch.colliders_now.invalidate();
+        self.scratch.awake_known = false;
         self.detach_collider(collider.key);
         if let Some(b) = self.bodies.get_mut(body.key) {
             b.colliders.retain(|c| *c != collider);
@@ -172,6 +176,9 @@ impl World {
         if body.world != self.id {
             return Err(WorldError::StaleBody);
         }
+        // Any setter may wake the body: the islands' list of awake bodies
+        // is read again from every body at the next step.
+        self.scratch.awake_known = false;
         self.bodies.get_mut(body.key).ok_or(WorldError::StaleBody)
     }
 
@@ -198,6 +205,7 @@ impl World {
         let old_scale = current.pose.scale;
         self.shot_grid.invalidate();
         self.scratch.colliders_now.invalidate();
+        self.scratch.awake_known = false;
         let b = self.body_mut(body)?;
         b.pose = pose;
         b.awake = b.kind != BodyKind::Static;

@@ -98,6 +98,10 @@ pub(crate) struct IslandScratch {
     last: Vec<Option<BodyKey>>,
     /// Bodies that wake up.
     woke: Vec<BodyKey>,
+    /// Ring pass: bodies that fall asleep (handle order).
+    slept: Vec<BodyKey>,
+    /// Ring pass: the bodies awake as it starts (handle order).
+    started: Vec<BodyKey>,
 }
 
 impl IslandScratch {
@@ -109,6 +113,11 @@ impl IslandScratch {
         self.flags.resize(slots, 0);
         self.keys.clear();
         self.keys.resize(slots, BodyKey::default());
+        self.clear_lists();
+    }
+
+    /// Empties the per-pass lists, keeping the per-slot arrays.
+    fn clear_lists(&mut self) {
         self.members.clear();
         self.parent.clear();
         self.woken.clear();
@@ -128,19 +137,31 @@ impl World {
             // and found every dynamic body awake (nothing in a step puts
             // one to sleep before this). A body left asleep (sleeping was
             // switched off since) takes the pass below, which resets the
-            // timers the same.
+            // timers the same. Only a ring pass lists the awake bodies.
+            self.scratch.awake_known = false;
             return;
         }
         if self.scratch.islands.rings_known {
+            // It lists the awake bodies for the next step.
             self.ring_pass(dt);
         } else {
             self.full_pass(dt);
+            self.scratch.awake_known = false;
         }
     }
 
     /// The pass over the awake bodies (see the module docs).
     fn ring_pass(&mut self, dt: Real) {
-        self.scratch.islands.reset(self.bodies.capacity() + 1);
+        let slots = self.bodies.capacity() + 1;
+        // The last ring pass left every body not awake now with its flags
+        // and every index at `NONE`, unless a body was edited since (and
+        // the slots are as many): then only the awake bodies are read.
+        let listed = self.scratch.awake_known && self.scratch.islands.flags.len() == slots;
+        if listed {
+            self.scratch.islands.clear_lists();
+        } else {
+            self.scratch.islands.reset(slots);
+        }
         // Borrowed in place: the buffers keep their memory from step to step.
         let World {
             settings,
@@ -163,9 +184,11 @@ impl World {
             first,
             last,
             woke,
+            slept,
+            started,
             ..
         } = &mut scratch.islands;
-        for (key, body) in bodies.iter() {
+        let mut visit = |key: BodyKey, body: &Body| {
             let slot = key_slot(key);
             let mut flag = if body.awake { AWAKE } else { 0 };
             match body.kind {
@@ -189,6 +212,23 @@ impl World {
                 BodyKind::Kinematic => {}
             }
             flags[slot] = flag;
+        };
+        let awake_bodies = &mut scratch.awake_bodies;
+        started.clear();
+        if listed {
+            for &key in awake_bodies.iter() {
+                if let Some(body) = bodies.get(key).filter(|body| body.awake) {
+                    visit(key, body);
+                    started.push(key);
+                }
+            }
+        } else {
+            for (key, body) in bodies.iter() {
+                visit(key, body);
+                if body.awake {
+                    started.push(key);
+                }
+            }
         }
         // The narrowphase left out the pairs with no awake side.
         let touching = &scratch.touching_bodies;
@@ -214,12 +254,14 @@ impl World {
         }
         // Islands that fall asleep, in handle order, each linked into a ring.
         open_rings(first, last, count);
+        slept.clear();
         for (i, &key) in members.iter().enumerate() {
             let r = root[i] as usize;
             if ready[r] && settings.sleeping {
                 fall_asleep(&mut bodies[key]);
                 events.push(Event::Slept(BodyHandle { key, world: *id }));
                 link(bodies, &mut first[r], &mut last[r], key);
+                slept.push(key);
             }
         }
         close_rings(bodies, first, last);
@@ -232,6 +274,21 @@ impl World {
         for &key in woke.iter() {
             events.push(Event::Woke(BodyHandle { key, world: *id }));
         }
+        // Leave what the next ring pass reads without looking at every
+        // body: no index set, the flags of the bodies that fell asleep, and
+        // the awake bodies (those awake before and still, and those woken;
+        // both lists in handle order, neither in the other).
+        for &key in members.iter() {
+            index[key_slot(key)] = NONE;
+        }
+        for &key in slept.iter() {
+            flags[key_slot(key)] = DYNAMIC;
+            keys[key_slot(key)] = key;
+        }
+        let mut asleep_now = slept.iter().peekable();
+        started.retain(|&key| asleep_now.next_if_eq(&&key).is_none());
+        merge_by_slot(started, woke, awake_bodies);
+        scratch.awake_known = true;
     }
 
     /// The pass over every body and every touching pair, which also builds
@@ -402,10 +459,33 @@ fn tick(body: &mut Body, settings: &super::WorldSettings, dt: Real) {
     }
 }
 
+/// Puts a body to sleep. Its solver index goes to 0, as `prepare_solver`
+/// leaves every body it does not simulate (it reads only the awake ones
+/// while the islands list them).
 fn fall_asleep(body: &mut Body) {
     body.awake = false;
+    body.solver_index = 0;
     body.linear_velocity = crate::math::Vec2::zeros();
     body.angular_velocity = 0.0;
+}
+
+/// Writes the keys of `a` and `b` (each in handle order) into `out` in
+/// handle order.
+fn merge_by_slot(a: &[BodyKey], b: &[BodyKey], out: &mut Vec<BodyKey>) {
+    out.clear();
+    let (mut a, mut b) = (a.iter().peekable(), b.iter().peekable());
+    loop {
+        let next = match (a.peek(), b.peek()) {
+            (Some(&&x), Some(&&y)) if key_slot(x) <= key_slot(y) => a.next(),
+            (Some(_), Some(_)) => b.next(),
+            (Some(_), None) => a.next(),
+            (None, _) => b.next(),
+        };
+        match next {
+            Some(&key) => out.push(key),
+            None => return,
+        }
+    }
 }
 
 /// Empty ring ends (`first`, `last`) for `count` islands.

@@ -4,7 +4,7 @@
 use super::{BodyKey, find, key_slot};
 use crate::math::{Real, vec2};
 use crate::world::scenes::{ball_pit, mixed_pile, settle};
-use crate::world::{BodyHandle, Event, World, WorldSettings};
+use crate::world::{BodyHandle, Event, ProjectileDef, World, WorldSettings};
 
 const DT: Real = 1.0 / 60.0;
 
@@ -183,6 +183,44 @@ fn the_ring_pass_decides_what_a_full_pass_decides() {
         slept > 150 && woke > 100,
         "islands slept ({slept}) and woke ({woke})"
     );
+}
+
+#[test]
+fn shots_into_a_sleeping_pile_wake_it_as_a_full_pass_does() {
+    // A projectile's push wakes a body in the middle of a step, after the
+    // solver took the awake bodies: the island pass must still see it.
+    // A copy of the world reads every body at its next step.
+    let (mut world, balls) = ball_pit(WorldSettings::default(), 150, 0.5, 6.0).unwrap();
+    assert!(settle(&mut world, DT, 3_000).unwrap() < 3_000);
+    assert!(
+        world.scratch.awake_known,
+        "the ring pass lists the awake bodies"
+    );
+    let x = |w: &World, b: BodyHandle| w.body(b).unwrap().pose().translation.x;
+    let (mut hits, mut woke) = (0, 0);
+    for step in 0..600 {
+        if step % 150 == 0 {
+            // Straight down onto a sleeping ball, fast and heavy enough
+            // to move it.
+            let target = balls[(step / 150) * 37 % balls.len()];
+            let mut shot =
+                ProjectileDef::new(vec2(x(&world, target), 40.0), vec2(0.0, -200.0), 0.05);
+            shot.impulse = Some(5.0);
+            world.add_projectile(shot).unwrap();
+            // The copy below starts from here: let the world list its
+            // awake bodies again before the shot lands.
+            world.step(DT).unwrap();
+        }
+        let mut copy = world.clone();
+        world.step(DT).unwrap();
+        copy.step(DT).unwrap();
+        assert_eq!(world.state_hash(), copy.state_hash(), "step {step}");
+        assert_eq!(world.events(), copy.events(), "step {step}");
+        hits += count(&world, |e| matches!(e, Event::ProjectileHit { .. }));
+        woke += count(&world, |e| matches!(e, Event::Woke(_)));
+    }
+    assert!(hits >= 4, "every shot hit ({hits})");
+    assert!(woke > 20, "the hits woke islands ({woke})");
 }
 
 #[test]

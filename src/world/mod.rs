@@ -142,6 +142,8 @@ impl World {
     pub fn set_settings(&mut self, settings: WorldSettings) -> Result<(), WorldError> {
         validate_settings(&settings)?;
         self.settings = settings;
+        // The next step reads every body afresh (see `islands.rs`).
+        self.scratch.awake_known = false;
         Ok(())
     }
 

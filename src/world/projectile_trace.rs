@@ -125,6 +125,9 @@ impl World {
             for hit in &hits {
                 if let Some(body) = bodies.get_mut(hit.body) {
                     apply_impulse_to(body, hit.impulse, hit.point);
+                    // It may have woken the body: the islands read every
+                    // body at this step's pass.
+                    scratch.awake_known = false;
                 }
                 events.push(hit.event);
             }

@@ -22,7 +22,7 @@
 
 use super::handles::{BodyKey, ProjectileKey};
 use super::sweep::Sweep;
-use super::{BodyKind, World, WorldError};
+use super::{Body, BodyKind, World, WorldError};
 use crate::dynamics::{BodyTurn, ContactSoftness, SolverBody, integrate_positions};
 use crate::math::{Real, Rot2, Vec2};
 use crate::query::tree::{LeafContact, TreePairCache};
@@ -131,6 +131,14 @@ pub(crate) struct Scratch {
     /// With sleeping off: `prepare_solver` found every dynamic body awake
     /// and reset their sleep timers, so the islands have nothing to do.
     pub all_dynamic_awake: bool,
+    /// The bodies awake after the last island pass, in handle order, when
+    /// `awake_known`: then `prepare_solver` and the islands' next pass read
+    /// this list instead of every body (see `islands.rs`).
+    pub awake_bodies: Vec<BodyKey>,
+    /// `awake_bodies` is every awake body: set by the islands' ring pass,
+    /// cleared by every edit of a body (and a projectile's push), as those
+    /// may wake one.
+    pub awake_known: bool,
     /// Every collider's placement at the start of the step.
     pub colliders_now: super::colliders_now::ColliderTable,
     /// Per collider: bounding radius and last end box, kept between steps.
@@ -196,18 +204,7 @@ impl World {
         // while each body is read anyway.
         let reset_timers = !self.settings.sleeping;
         let mut all_dynamic_awake = true;
-        for (key, body) in &mut self.bodies {
-            if body.kind == BodyKind::Dynamic {
-                all_dynamic_awake &= body.awake;
-                // Written only when it changes: most are zero already.
-                if reset_timers && body.sleep_time != 0.0 {
-                    body.sleep_time = 0.0;
-                }
-            }
-            if !body.awake {
-                body.solver_index = 0;
-                continue;
-            }
+        let mut simulate = |key: BodyKey, body: &mut Body| {
             body.solver_index = solver_bodies.len() as u32;
             let mut sweep = Sweep::frozen(key, body.pose, body.local_center);
             sweep.moving = true;
@@ -233,6 +230,31 @@ impl World {
                     linear_damping: 1.0 + h * body.linear_damping,
                     angular_damping: 1.0 + h * body.angular_damping,
                 });
+            }
+        };
+        if scratch.awake_known && !reset_timers {
+            // Only the awake bodies, in the same order; every other body's
+            // solver index is 0 already (`fall_asleep` clears it).
+            for &key in &scratch.awake_bodies {
+                if let Some(body) = self.bodies.get_mut(key).filter(|body| body.awake) {
+                    simulate(key, body);
+                }
+            }
+            all_dynamic_awake = false;
+        } else {
+            for (key, body) in &mut self.bodies {
+                if body.kind == BodyKind::Dynamic {
+                    all_dynamic_awake &= body.awake;
+                    // Written only when it changes: most are zero already.
+                    if reset_timers && body.sleep_time != 0.0 {
+                        body.sleep_time = 0.0;
+                    }
+                }
+                if !body.awake {
+                    body.solver_index = 0;
+                    continue;
+                }
+                simulate(key, body);
             }
         }
         scratch.all_dynamic_awake = reset_timers && all_dynamic_awake;
