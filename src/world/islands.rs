@@ -26,8 +26,17 @@
 //!   are known), and each ring is one island;
 //! - union–find runs over bodies in handle order, and every event goes out
 //!   in handle order (`Slept`, then `Woke`), so the result is deterministic;
-//! - the pass reads bodies by key slot from flat arrays rebuilt each step and
-//!   the touching pairs' bodies from the list the narrowphase made (no map lookups).
+//! - the pass reads bodies by key slot from flat arrays and the touching
+//!   pairs' bodies from the list the narrowphase made (no map lookups).
+//!
+//! **The awake list.** A ring pass ends by listing the bodies awake after
+//! it (`Scratch::awake_bodies`, handle order), leaving the flags of every
+//! body not in the list right (static, or asleep with its key) and every
+//! member index cleared. The next step's solver set-up and ring pass then
+//! read only the listed bodies, so a sleeping body costs nothing per step.
+//! Anything that may wake a body outside the pass (every edit of a body,
+//! a projectile's push within the step) clears `Scratch::awake_known`: that
+//! step reads every body and rebuilds the arrays, as before.
 
 use super::handles::{BodyKey, key_slot};
 use super::{Body, BodyHandle, BodyKind, Event, World};
