@@ -240,7 +240,10 @@ impl World {
             }
         }
         // The narrowphase left out the pairs with no awake side.
-        let touching = &scratch.touching_bodies;
+        let touching = scratch
+            .touching_bodies
+            .get(..scratch.touching_count)
+            .unwrap_or_default();
         join_touching(touching, index, flags, parent, |sleeper, _, mover| {
             rings.push(keys[sleeper]);
             if mover != NONE {
@@ -343,7 +346,10 @@ impl World {
             flags[slot] = flag;
         }
         // A sleeping body touched by an awake moving one wakes up.
-        let touching = &scratch.touching_bodies;
+        let touching = scratch
+            .touching_bodies
+            .get(..scratch.touching_count)
+            .unwrap_or_default();
         join_touching(touching, index, flags, parent, |_, sleeper, _| {
             woken.push(sleeper);
         });

@@ -64,9 +64,12 @@ impl World {
         // The islands' edges: the bodies of every touching, solid pair kept
         // (with an awake side, unless the islands need a full pass).
         // Written by index into room for every pair (no growth checks in the loop).
+        // Room for every pair, grown but never cleared: entries past this
+        // step's count are stale and never read.
         let touching_bodies = &mut scratch.touching_bodies;
-        touching_bodies.clear();
-        touching_bodies.resize(contacts.len(), (0, 0));
+        if touching_bodies.len() < contacts.len() {
+            touching_bodies.resize(contacts.len(), (0, 0));
+        }
         let mut touching_count = 0;
         let (solver_bodies, solver_turns) = (&scratch.solver_bodies, &scratch.solver_turns);
         let (wide, constraint_pairs) = (&mut scratch.wide, &mut scratch.constraint_pairs);
@@ -260,7 +263,7 @@ impl World {
                 table.prefetch(ahead.1.key);
             },
         );
-        touching_bodies.truncate(touching_count);
+        scratch.touching_count = touching_count;
     }
 }
 

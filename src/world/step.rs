@@ -127,7 +127,10 @@ pub(crate) struct Scratch {
     /// Body slots of the touching, solid pairs the narrowphase kept (the
     /// islands' edges; the pairs' `touching` does not change later in a step).
     /// Pairs with no awake side only when the islands take a full pass.
+    /// Only the first `touching_count` entries are this step's.
     pub touching_bodies: Vec<(u32, u32)>,
+    /// How many of `touching_bodies` the narrowphase wrote this step.
+    pub touching_count: usize,
     /// With sleeping off: `prepare_solver` found every dynamic body awake
     /// and reset their sleep timers, so the islands have nothing to do.
     pub all_dynamic_awake: bool,

@@ -337,3 +337,18 @@ fn repacking_orders_the_boxes_and_keeps_each_state_with_its_key() {
     assert_eq!(fresh, added);
     check(&map, map.len());
 }
+
+#[test]
+fn a_run_of_resting_marks_is_counted_exactly() {
+    // Every length around the chunk size, with the first other mark at
+    // every place (or none).
+    for len in 0..27 {
+        for first_other in 0..=len {
+            let marks: Vec<u64> = (0..len)
+                .map(|i| if i == first_other { 6 } else { 7 })
+                .collect();
+            let want = marks.iter().take_while(|&&m| m == 7).count();
+            assert_eq!(resting_run(&marks, 7), want, "{len} {first_other}");
+        }
+    }
+}
