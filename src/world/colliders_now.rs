@@ -305,12 +305,7 @@ mod tests {
         const DT: crate::math::Real = 1.0 / 60.0;
         let settings = WorldSettings::default();
         let (mut world, bodies) = crate::world::scenes::mixed_pile(settings, 100).unwrap();
-        let ramp = world
-            .bodies()
-            .filter(|(_, b)| !b.is_dynamic())
-            .map(|(h, _)| h)
-            .last()
-            .unwrap();
+        let ramp = crate::world::scenes::mixed_pile_ramp(&world);
         let disc = || ColliderDef::new(Circle::new(vec2(0.0, 0.0), 0.5).unwrap());
         let mut asleep_steps = 0;
         let (mut added, mut quiet_steps) = (None, 0);

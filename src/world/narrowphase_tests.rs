@@ -43,12 +43,7 @@ fn pairs_at_rest_are_passed_over_with_the_same_results_as_a_visit() {
         settle(&mut world, DT, 4_000).unwrap() < 4_000,
         "the pile sleeps"
     );
-    let ramp = world
-        .bodies()
-        .filter(|(_, b)| !b.is_dynamic())
-        .map(|(h, _)| h)
-        .last()
-        .unwrap();
+    let ramp = crate::world::scenes::mixed_pile_ramp(&world);
     let (mut all_at_rest, mut some_at_rest, mut woke) = (0, 0, 0);
     for step in 0..700 {
         match step {

@@ -179,6 +179,17 @@ pub fn mixed_pile(
     Ok((world, bodies))
 }
 
+/// The ramp of a [`mixed_pile`]: its last fixed body.
+#[cfg(test)]
+pub(crate) fn mixed_pile_ramp(world: &World) -> BodyHandle {
+    world
+        .bodies()
+        .filter(|(_, b)| !b.is_dynamic())
+        .map(|(h, _)| h)
+        .last()
+        .expect("a mixed pile has a ramp")
+}
+
 /// Steps `world` by `dt` until every body sleeps or `max_steps` were
 /// taken; returns the number of steps taken.
 ///

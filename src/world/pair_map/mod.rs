@@ -327,10 +327,10 @@ impl PairMap {
         let mut next = 0;
         while next < slots.len() {
             // A run of pairs at rest is passed over reading only their marks.
-            if resting(rest, next)
-                && let Some(e) = epoch
+            if let Some(e) = epoch
+                && rest[next] == e
             {
-                next += resting_run(rest.get(next..).unwrap_or_default(), e);
+                next += resting_run(&rest[next..], e);
                 continue;
             }
             let index = next;
@@ -481,9 +481,7 @@ impl PairMap {
         self.slots[slot] = (key, Some(pair));
         self.quiet[slot] = NOT_QUIET;
         self.impulses[slot].clear();
-        if let Some(mark) = self.rest.get_mut(slot) {
-            *mark = NO_EPOCH;
-        }
+        self.rest[slot] = NO_EPOCH;
         self.live += 1;
         // The free slots right after now have this pair nearest before them.
         set_free_orders(&self.slots, &mut self.orders, slot, pair_order(&key));
@@ -497,9 +495,7 @@ impl PairMap {
         self.orders[at..=free].rotate_right(1);
         self.quiet[at..=free].rotate_right(1);
         self.impulses[at..=free].rotate_right(1);
-        if let Some(marks) = self.rest.get_mut(at..=free) {
-            marks.rotate_right(1);
-        }
+        self.rest[at..=free].rotate_right(1);
         at
     }
 
@@ -510,9 +506,7 @@ impl PairMap {
         self.orders[free..at].rotate_left(1);
         self.quiet[free..at].rotate_left(1);
         self.impulses[free..at].rotate_left(1);
-        if let Some(marks) = self.rest.get_mut(free..at) {
-            marks.rotate_left(1);
-        }
+        self.rest[free..at].rotate_left(1);
         at - 1
     }
 
