@@ -212,9 +212,18 @@ proptest! {
         let pairs = |c: &[LeafContact]| c.iter().map(|c| (c.node_a, c.node_b)).collect::<Vec<_>>();
         if !borderline {
             prop_assert_eq!(pairs(&contacts), pairs(&moved));
+            let centre_gap = |c: &LeafContact| {
+                let at = |tree: &CircleTree, pose: &Pose, node: u32| pose.transform_point(tree.nodes()[node as usize].center());
+                (at(&b, &pose_b, c.node_b.unwrap_or(0)) - at(&a, &pose_a, c.node_a)).norm()
+            };
             for (c, m) in contacts.iter().zip(moved.iter()) {
                 let rotated = world.rotate(c.normal);
-                prop_assert!((rotated - m.normal).norm() <= 1e-3, "{:?} vs {:?}", rotated, m.normal);
+                // The normal joins the leaf centres: rounding moves each
+                // centre by up to the tolerance, which turns the normal by
+                // that much over the centres' distance (near-concentric
+                // leaves turn it most).
+                let turn = 1e-3 + 2.0 * tolerance / centre_gap(c).max(tolerance);
+                prop_assert!((rotated - m.normal).norm() <= turn, "{:?} vs {:?}", rotated, m.normal);
                 prop_assert!((m.depth - world.scale * c.depth).abs() <= 4.0 * tolerance * world.scale);
                 let mapped = world.transform_point(c.point);
                 prop_assert!((mapped - m.point).norm() <= 4.0 * tolerance * world.scale * (1.0 + world.translation.norm()));
