@@ -72,6 +72,10 @@ enum Command {
         /// coloured by level, instead of their leaves.
         #[arg(long, value_name = "N", requires = "png")]
         tree_depth: Option<u8>,
+        /// Time each stage of every step and print their medians (µs) and
+        /// shares of the median step.
+        #[arg(long)]
+        profile: bool,
     },
     /// Check scene files and list every problem (exit 1 if there are any).
     Check {
@@ -111,6 +115,7 @@ fn main() -> ExitCode {
             width,
             height,
             tree_depth,
+            profile,
         }) => cli::run(cli::RunOptions {
             scene,
             steps,
@@ -120,6 +125,7 @@ fn main() -> ExitCode {
             width,
             height,
             tree_depth,
+            profile,
         }),
         Some(Command::Check { scenes }) => cli::check(&scenes),
     }

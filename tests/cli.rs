@@ -206,6 +206,27 @@ fn check_lists_every_problem_and_exits_1() {
 }
 
 #[test]
+fn run_profile_prints_the_median_of_every_stage() {
+    let out = circlet(&["run", "ballpit", "--steps", "60", "--profile"], &repo());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let line = stdout
+        .lines()
+        .find(|line| line.starts_with("median step "))
+        .unwrap_or_else(|| panic!("no profile line in {stdout}"));
+    assert!(line.contains("over 60 steps"), "{line}");
+    for stage in circlet::world::StepProfile::STAGE_NAMES {
+        assert!(
+            line.contains(&format!(" {stage} ")),
+            "{stage} missing: {line}"
+        );
+    }
+    // Without the flag, no profile.
+    let out = circlet(&["run", "ballpit", "--steps", "5"], &repo());
+    assert!(!text(&out.stdout).contains("median step"));
+}
+
+#[test]
 fn run_writes_a_summary_pictures_and_json() {
     let dir = scratch("run");
     // Nothing touches (no gravity, far apart), so this runs with or without

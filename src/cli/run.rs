@@ -4,6 +4,7 @@
 use super::{problems_exit, report, resolve};
 use circlet::render::{Overlays, picture_with};
 use circlet::scene::{SceneSource, Simulation};
+use circlet::world::StepProfile;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -25,6 +26,8 @@ pub struct RunOptions {
     pub height: u32,
     /// Circle-tree level in pictures (`None`: leaves).
     pub tree_depth: Option<u8>,
+    /// Time the stages of every step and print their medians.
+    pub profile: bool,
 }
 
 /// `FILE.png` with `-000120` before the extension.
@@ -88,10 +91,16 @@ pub fn run(options: RunOptions) -> ExitCode {
     };
     let name = source.name();
     let mut sim = Simulation::new(loaded);
+    sim.world_mut().set_profiling(options.profile);
+    let mut profiles = Vec::new();
     let bar = progress_bar(options.steps);
     let started = Instant::now();
     for step in 1..=options.steps {
-        if let Err(error) = sim.step() {
+        let stepped = sim.step();
+        if options.profile {
+            profiles.push(*sim.world().profile());
+        }
+        if let Err(error) = stepped {
             bar.abandon();
             eprintln!("circlet: {name}: step {step} failed: {error}");
             return problems_exit();
@@ -121,6 +130,9 @@ pub fn run(options: RunOptions) -> ExitCode {
     let seconds = started.elapsed().as_secs_f64();
     let summary = Summary::of(&sim, &name, seconds);
     summary.print();
+    if let Some(line) = stage_medians(&profiles) {
+        say!("{line}");
+    }
     if let Some(png) = &options.png {
         if !save_picture(
             &sim,
@@ -144,6 +156,34 @@ pub fn run(options: RunOptions) -> ExitCode {
 }
 
 /// What a run did.
+/// One line of the median time of each stage of the steps profiled (µs)
+/// and its share of the median step (the medians are taken stage by
+/// stage, so the shares need not add up to 100%); `None` for no steps.
+fn stage_medians(profiles: &[StepProfile]) -> Option<String> {
+    let median = |mut values: Vec<f64>| {
+        values.sort_by(f64::total_cmp);
+        values.get(values.len() / 2).copied()
+    };
+    let us = |d: std::time::Duration| d.as_secs_f64() * 1e6;
+    let total = median(profiles.iter().map(|p| us(p.total())).collect())?;
+    let stages: Vec<String> = StepProfile::STAGE_NAMES
+        .iter()
+        .enumerate()
+        .map(|(k, name)| {
+            let stage = median(profiles.iter().map(|p| us(p.stages()[k])).collect()).unwrap_or(0.0);
+            format!(
+                "{name} {stage:.1} ({:.0}%)",
+                100.0 * stage / total.max(1e-12)
+            )
+        })
+        .collect();
+    Some(format!(
+        "median step {total:.1} µs over {} steps: {}",
+        profiles.len(),
+        stages.join(", ")
+    ))
+}
+
 struct Summary<'a> {
     scene: &'a str,
     sim: &'a Simulation,

@@ -39,6 +39,7 @@ mod motion;
 mod narrowphase;
 mod pair_map;
 mod prefetch;
+mod profile;
 mod projectile;
 mod projectile_trace;
 mod proxies;
@@ -59,6 +60,7 @@ pub use contact_view::ContactView;
 pub use error::WorldError;
 pub use events::{Event, HitOutcome};
 pub use handles::{BodyHandle, ColliderHandle, ProjectileHandle};
+pub use profile::StepProfile;
 pub use projectile::{Projectile, ProjectileDef};
 pub use projectile_trace::MAX_RICOCHETS_PER_STEP;
 pub use queries::{Overlap, QueryFilter, SceneHit};
@@ -106,6 +108,10 @@ pub struct World {
     /// The grid thick shots walk once the world stops changing; dropped by
     /// every change to what a cast sees. Not part of the state.
     shot_grid: shot_grid::ShotGridCache,
+    /// Whether steps record `profile`. Not part of the state.
+    profiling: bool,
+    /// The stages' times of the last profiled step. Not part of the state.
+    profile: StepProfile,
 }
 
 impl World {
@@ -127,6 +133,8 @@ impl World {
             step_count: 0,
             scratch: step::Scratch::default(),
             shot_grid: shot_grid::ShotGridCache::default(),
+            profiling: false,
+            profile: StepProfile::default(),
         })
     }
 

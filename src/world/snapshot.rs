@@ -47,9 +47,11 @@ impl World {
     /// this world's, so a replica can be driven with the same handle values
     /// (keys) as the original.
     pub fn restore(&mut self, snapshot: &Snapshot) {
-        let id = self.id;
+        let (id, profiling, profile) = (self.id, self.profiling, self.profile);
         *self = snapshot.state.clone();
         self.rebrand(id);
+        // The instrument stays this world's own.
+        (self.profiling, self.profile) = (profiling, profile);
     }
 
     /// Re-issues every stored handle as a handle of world `id`.

@@ -157,17 +157,24 @@ impl Clone for Scratch {
 }
 
 impl World {
-    /// Advances the world by `dt` seconds.
+    /// Advances the world by `dt` seconds. With profiling on
+    /// ([`World::set_profiling`]), [`World::profile`] then holds how long
+    /// each stage took.
     ///
     /// # Errors
     /// [`WorldError::OutOfRange`] if `dt` is not finite and > 0; the world is unchanged.
     pub fn step(&mut self, dt: Real) -> Result<(), WorldError> {
         super::error::check_range("dt", dt, "> 0", |v| v > 0.0)?;
+        let mut laps = super::profile::Laps::start(self.profiling);
         self.events.clear();
         self.find_new_pairs();
+        let pairs = laps.lap();
         self.prepare_solver(dt);
+        let setup = laps.lap();
         self.update_contacts();
+        let contacts = laps.lap();
         self.solve_contacts(dt);
+        let solve = laps.lap();
         // Sweeps beyond the placeholder are bodies that moved this step
         // (continuous collision only clamps those): only then can a cast
         // see something new.
@@ -176,7 +183,19 @@ impl World {
         }
         self.continuous_collision();
         self.trace_projectiles(dt);
+        let continuous = laps.lap();
         self.update_sleep(dt);
+        let islands = laps.lap();
+        if laps.timing() {
+            self.profile = super::StepProfile {
+                pairs,
+                setup,
+                contacts,
+                solve,
+                continuous,
+                islands,
+            };
+        }
         self.step_count += 1;
         Ok(())
     }

@@ -25,6 +25,13 @@ pub struct Circlet {
     dynamic: Vec<BodyHandle>,
 }
 
+impl Circlet {
+    /// The world, for what only circlet offers (its step profile).
+    pub fn world_mut(&mut self) -> &mut World {
+        &mut self.world
+    }
+}
+
 fn v(p: [f32; 2]) -> Vec2 {
     vec2(p[0], p[1])
 }

@@ -128,6 +128,10 @@ enum Cmd {
         /// Seed of the scene.
         #[arg(long, default_value_t = SEED)]
         seed: u64,
+        /// circlet only: one run with the step profile on, printing the
+        /// median time of each stage of the step instead.
+        #[arg(long)]
+        stages: bool,
     },
 }
 
@@ -152,6 +156,7 @@ fn main() {
         scene,
         runs,
         seed,
+        stages,
     }) = cli.command
     {
         let scene = match scene {
@@ -162,6 +167,15 @@ fn main() {
             }
         };
         let plan = Plan::full(runs.max(1), false, Layout::Wide, seed);
+        if stages {
+            if engine == EngineName::Circlet {
+                run::stages_alone(&plan, &scene);
+            } else {
+                eprintln!("--stages times circlet's step profile: use --engine circlet");
+                std::process::exit(2);
+            }
+            return;
+        }
         match engine {
             EngineName::Circlet => run::time_alone::<circlet_engine::Circlet>(&plan, &scene),
             EngineName::Rapier => run::time_alone::<rapier_engine::Rapier>(&plan, &scene),

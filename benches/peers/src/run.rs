@@ -395,6 +395,48 @@ pub fn time_alone<E: Engine>(plan: &Plan, scene: &SceneDef) {
     );
 }
 
+/// `time --engine circlet --stages`: one run of `scene` in circlet with its
+/// step profile on; prints the median time of each stage over the last
+/// `plan.measured` steps (ms), its share of the median step, and the
+/// median step as the profile and as the clock around `step` see it.
+pub fn stages_alone(plan: &Plan, scene: &SceneDef) {
+    let mut engine = Circlet::build(scene);
+    engine.world_mut().set_profiling(true);
+    let names = circlet::world::StepProfile::STAGE_NAMES;
+    let mut stages: Vec<Vec<f64>> = vec![Vec::with_capacity(plan.measured); names.len()];
+    let (mut totals, mut outside) = (Vec::new(), Vec::new());
+    let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
+    for step in 1..=plan.steps {
+        let start = Instant::now();
+        engine.step();
+        let elapsed = start.elapsed();
+        if step + plan.measured > plan.steps {
+            let profile = *engine.world_mut().profile();
+            for (values, stage) in stages.iter_mut().zip(profile.stages()) {
+                values.push(ms(stage));
+            }
+            totals.push(ms(profile.total()));
+            outside.push(ms(elapsed));
+        }
+    }
+    let total = median(&totals);
+    println!(
+        "circlet, last {} of {} steps: median step {} ms ({} ms around the call)",
+        plan.measured,
+        plan.steps,
+        fmt_value(total),
+        fmt_value(median(&outside))
+    );
+    for (name, values) in names.iter().zip(&stages) {
+        let stage = median(values);
+        println!(
+            "  {name:<10} {:>8} ms  {:>3.0}%",
+            fmt_value(stage),
+            100.0 * stage / total.max(1e-12)
+        );
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
