@@ -13,7 +13,7 @@
 use circlet::math::vec2;
 use circlet::render::{
     AABB, Canvas, DYNAMIC_COLORS, GUN, HudStats, LEVEL_COLORS, Overlays, Rgba, STATIC, aim_camera,
-    draw_hud, draw_world, picture,
+    draw_hud, draw_world, hud_stats, picture,
 };
 use circlet::scene::{Scene, Simulation};
 
@@ -202,4 +202,21 @@ fn a_tree_at_depth_zero_shows_its_envelope_instead_of_its_leaves() {
         .filter(|&(x, y)| leaves.pixel(x, y) != root.pixel(x, y))
         .count();
     assert!(differing > 5_000, "{differing}");
+}
+
+#[test]
+fn the_hud_shows_the_stages_of_the_last_step_only_while_profiling() {
+    let path = format!("{}/scenes/ballpit.ron", env!("CARGO_MANIFEST_DIR"));
+    let mut sim = Simulation::new(Scene::load(&path).unwrap());
+    for _ in 0..30 {
+        sim.step().unwrap();
+    }
+    assert_eq!(hud_stats(&sim, "BALLPIT", 0.0, 1.0, false).stages, None);
+    sim.world_mut().set_profiling(true);
+    sim.step().unwrap();
+    let hud = hud_stats(&sim, "BALLPIT", 0.0, 1.0, false);
+    let stages = hud.stages.expect("profiling");
+    let profile = sim.world().profile();
+    assert_eq!(stages[3], (profile.solve.as_secs_f64() * 1e3) as f32);
+    assert!(stages[2] > 0.0 && stages[3] > 0.0, "{stages:?}");
 }

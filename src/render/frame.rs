@@ -28,6 +28,12 @@ pub fn hud_stats(sim: &Simulation, scene: &str, fps: f32, speed: f32, paused: bo
         speed,
         paused,
         tree_depth: None,
+        stages: sim.world().profiling().then(|| {
+            sim.world()
+                .profile()
+                .stages()
+                .map(|stage| (stage.as_secs_f64() * 1e3) as f32)
+        }),
     }
 }
 

@@ -43,6 +43,10 @@ pub struct HudStats {
     /// The circle-tree level drawn ([`super::Overlays::tree_depth`]): `None`
     /// for the leaves.
     pub tree_depth: Option<u8>,
+    /// The last step's stages (ms, in the order of
+    /// [`StepProfile::STAGE_NAMES`](crate::world::StepProfile::STAGE_NAMES))
+    /// while the world is profiling; `None` otherwise.
+    pub stages: Option<[f32; 6]>,
 }
 
 /// The key help, one line per key.
@@ -57,6 +61,7 @@ pub const HELP_LINES: &[&str] = &[
     "V         NORMALS",
     "D         DIM SLEEPING BODIES",
     "T         TREE DEPTH: LEAVES, 0, 1, ... BY LEVEL",
+    "P         PROFILE: THE TIME OF EACH STAGE OF A STEP",
     "HOME      FIT THE VIEW",
     "R         RELOAD THE SCENE FILE",
     "S         SAVE A SCREENSHOT",
@@ -102,14 +107,27 @@ pub fn hud_lines(stats: &HudStats) -> Vec<String> {
     } else {
         String::new()
     };
-    vec![
+    let mut lines = vec![
         format!("{}  T {:.2} S  {}", stats.scene, stats.time, state),
         format!(
             "{fps}STEP {:.2} MS  BODIES {}  CONTACTS {}  SHOTS {}  HITS {}",
             stats.step_ms, stats.bodies, stats.contacts, stats.shots, stats.hits
         ),
-        format!("H: HELP  T: {}", tree_depth_label(stats.tree_depth)),
-    ]
+    ];
+    if let Some(stages) = stats.stages {
+        let parts: Vec<String> = crate::world::StepProfile::STAGE_NAMES
+            .iter()
+            .zip(stages)
+            .map(|(name, ms)| format!("{} {ms:.2}", name.to_uppercase()))
+            .collect();
+        lines.push(format!("{} MS", parts.join("  ")));
+    }
+    lines.push(format!(
+        "H: HELP  T: {}  P: PROFILE {}",
+        tree_depth_label(stats.tree_depth),
+        if stats.stages.is_some() { "ON" } else { "OFF" }
+    ));
+    lines
 }
 
 /// How the HUD names the circle-tree level drawn.
@@ -168,6 +186,7 @@ mod tests {
             speed: 1.0,
             paused: true,
             tree_depth: Some(2),
+            stages: Some([0.01, 0.02, 0.5, 0.75, 0.0, 0.125]),
         };
         let text = hud_lines(&stats).join("\n");
         for needle in [
@@ -179,6 +198,8 @@ mod tests {
             "HITS 4",
             "PAUSED",
             "T: TREE DEPTH 2",
+            "PAIRS 0.01  SETUP 0.02  CONTACTS 0.50  SOLVE 0.75  CONTINUOUS 0.00  ISLANDS 0.12 MS",
+            "P: PROFILE ON",
         ] {
             assert!(text.contains(needle), "{needle} missing from {text}");
         }

@@ -131,6 +131,10 @@ impl App {
                 Key::V => self.overlays.normals = !self.overlays.normals,
                 Key::D => self.overlays.sleeping_dim = !self.overlays.sleeping_dim,
                 Key::T => self.next_tree_depth(),
+                Key::P => {
+                    let world = self.sim.world_mut();
+                    world.set_profiling(!world.profiling());
+                }
                 Key::H | Key::F1 => self.overlays.help = !self.overlays.help,
                 Key::Home => aim_camera(self.canvas.camera_mut(), self.sim.scene()),
                 Key::R => self.reload(),
@@ -241,7 +245,9 @@ impl App {
     fn reload(&mut self) {
         match self.source.load() {
             Ok(loaded) => {
+                let profiling = self.sim.world().profiling();
                 self.sim = Simulation::new(loaded);
+                self.sim.world_mut().set_profiling(profiling);
                 self.step_debt = 0.0;
                 self.say(format!("RELOADED {}", self.source.file_label()), false);
             }
