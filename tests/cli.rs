@@ -221,9 +221,39 @@ fn run_profile_prints_the_median_of_every_stage() {
             "{stage} missing: {line}"
         );
     }
-    // Without the flag, no profile.
-    let out = circlet(&["run", "ballpit", "--steps", "5"], &repo());
-    assert!(!text(&out.stdout).contains("median step"));
+    // In the JSON summary too, and without the flag in neither.
+    let dir = scratch("profile");
+    let json = dir.join("profile.json");
+    let json_arg = json.to_string_lossy().into_owned();
+    for (profile, expected) in [(true, true), (false, false)] {
+        let mut args = vec!["run", "ballpit", "--steps", "20", "--json", &json_arg];
+        if profile {
+            args.push("--profile");
+        }
+        let out = circlet(&args, &repo());
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        assert_eq!(text(&out.stdout).contains("median step"), expected);
+        let summary: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+        let medians = &summary["stage_medians_us"];
+        assert_eq!(medians.is_object(), expected, "{summary}");
+        if expected {
+            for stage in [
+                "step",
+                "pairs",
+                "setup",
+                "contacts",
+                "solve",
+                "continuous",
+                "islands",
+            ] {
+                assert!(
+                    medians[stage].as_f64().is_some_and(|us| us >= 0.0),
+                    "{stage}: {medians}"
+                );
+            }
+        }
+    }
 }
 
 #[test]

@@ -128,11 +128,8 @@ pub fn run(options: RunOptions) -> ExitCode {
     // The finished bar stays on the terminal: steps and rate at a glance.
     bar.finish();
     let seconds = started.elapsed().as_secs_f64();
-    let summary = Summary::of(&sim, &name, seconds);
+    let summary = Summary::of(&sim, &name, seconds, StageMedians::of(&profiles));
     summary.print();
-    if let Some(line) = stage_medians(&profiles) {
-        say!("{line}");
-    }
     if let Some(png) = &options.png {
         if !save_picture(
             &sim,
@@ -155,47 +152,88 @@ pub fn run(options: RunOptions) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// What a run did.
-/// One line of the median time of each stage of the steps profiled (µs)
-/// and its share of the median step (the medians are taken stage by
-/// stage, so the shares need not add up to 100%); `None` for no steps.
-fn stage_medians(profiles: &[StepProfile]) -> Option<String> {
-    let median = |mut values: Vec<f64>| {
-        values.sort_by(f64::total_cmp);
-        values.get(values.len() / 2).copied()
-    };
-    let us = |d: std::time::Duration| d.as_secs_f64() * 1e6;
-    let total = median(profiles.iter().map(|p| us(p.total())).collect())?;
-    let stages: Vec<String> = StepProfile::STAGE_NAMES
-        .iter()
-        .enumerate()
-        .map(|(k, name)| {
-            let stage = median(profiles.iter().map(|p| us(p.stages()[k])).collect()).unwrap_or(0.0);
-            format!(
-                "{name} {stage:.1} ({:.0}%)",
-                100.0 * stage / total.max(1e-12)
-            )
-        })
-        .collect();
-    Some(format!(
-        "median step {total:.1} µs over {} steps: {}",
-        profiles.len(),
-        stages.join(", ")
-    ))
+/// The median time of each stage over the steps profiled, and of the
+/// whole step (µs). The medians are taken stage by stage, so they need not
+/// add up to the step's.
+struct StageMedians {
+    steps: usize,
+    step: f64,
+    stages: [f64; 6],
 }
 
+impl StageMedians {
+    /// `None` for no steps.
+    fn of(profiles: &[StepProfile]) -> Option<StageMedians> {
+        let median = |values: &mut Vec<f64>| {
+            values.sort_by(f64::total_cmp);
+            values.get(values.len() / 2).copied()
+        };
+        let us = |d: std::time::Duration| d.as_secs_f64() * 1e6;
+        let step = median(&mut profiles.iter().map(|p| us(p.total())).collect())?;
+        let mut stages = [0.0; 6];
+        for (k, stage) in stages.iter_mut().enumerate() {
+            let mut values: Vec<f64> = profiles.iter().map(|p| us(p.stages()[k])).collect();
+            *stage = median(&mut values).unwrap_or(0.0);
+        }
+        Some(StageMedians {
+            steps: profiles.len(),
+            step,
+            stages,
+        })
+    }
+
+    /// One line: each stage and its share of the median step.
+    fn line(&self) -> String {
+        let stages: Vec<String> = StepProfile::STAGE_NAMES
+            .iter()
+            .zip(self.stages)
+            .map(|(name, stage)| {
+                format!(
+                    "{name} {stage:.1} ({:.0}%)",
+                    100.0 * stage / self.step.max(1e-12)
+                )
+            })
+            .collect();
+        format!(
+            "median step {:.1} µs over {} steps: {}",
+            self.step,
+            self.steps,
+            stages.join(", ")
+        )
+    }
+
+    /// The medians by name, with the step's as `step` (µs).
+    fn json(&self) -> serde_json::Value {
+        let mut map = serde_json::Map::new();
+        map.insert("step".into(), self.step.into());
+        for (name, stage) in StepProfile::STAGE_NAMES.iter().zip(self.stages) {
+            map.insert((*name).into(), stage.into());
+        }
+        serde_json::Value::Object(map)
+    }
+}
+
+/// What a run did.
 struct Summary<'a> {
     scene: &'a str,
     sim: &'a Simulation,
     seconds: f64,
+    /// With `--profile`: the stages' medians.
+    stages: Option<StageMedians>,
 }
 
 impl<'a> Summary<'a> {
-    fn of(sim: &'a Simulation, scene: &'a str, seconds: f64) -> Summary<'a> {
+    fn of(
+        sim: &'a Simulation,
+        scene: &'a str,
+        seconds: f64,
+        stages: Option<StageMedians>,
+    ) -> Summary<'a> {
         Summary {
             scene,
             sim,
             seconds,
+            stages,
         }
     }
 
@@ -236,12 +274,15 @@ impl<'a> Summary<'a> {
                 say!("hits by {label}: {}", hits.join(", "));
             }
         }
+        if let Some(stages) = &self.stages {
+            say!("{}", stages.line());
+        }
     }
 
     fn json(&self) -> String {
         let stats = self.sim.stats();
         let world = self.sim.world();
-        let value = serde_json::json!({
+        let mut value = serde_json::json!({
             "scene": self.scene,
             "steps": stats.steps,
             "dt": self.sim.dt(),
@@ -259,6 +300,9 @@ impl<'a> Summary<'a> {
             "state_hash": format!("{:#018x}", world.state_hash()),
             "finite": world.is_finite(),
         });
+        if let (Some(stages), Some(map)) = (&self.stages, value.as_object_mut()) {
+            map.insert("stage_medians_us".into(), stages.json());
+        }
         let mut text = serde_json::to_string_pretty(&value).unwrap_or_else(|_| "{}".into());
         text.push('\n');
         text
