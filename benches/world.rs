@@ -57,6 +57,12 @@ fn bench_ball_pit(c: &mut Criterion) {
     group.bench_function("settled_asleep", |b| {
         b.iter(|| asleep.step(black_box(DT)).unwrap())
     });
+    // The step profile's cost where a step is cheapest: seven clock reads.
+    let mut profiled = restored(settled_pit());
+    profiled.set_profiling(true);
+    group.bench_function("settled_asleep_profiled", |b| {
+        b.iter(|| profiled.step(black_box(DT)).unwrap())
+    });
     let mut awake = restored(settled_pit());
     awake
         .set_settings(WorldSettings {
