@@ -10,11 +10,17 @@
 //!   translation direction (moving B along it by depth ± 1e-4 m separates /
 //!   keeps the pair): where the reference faces of A and B tie to within
 //!   rounding, either face is the answer (the ids are the same by design);
-//! - any other disagreement is accepted only where the world-frame answer is itself
-//!   on a boundary that rounding decides: moving B by 1e-5 × the reach (ten
-//!   roundings) in one of eight directions changes its ids, its normal by
-//!   more than 1e-4, or whether there is a contact (a vertex at the very end
-//!   of an edge, a point exactly at the margin);
+//! - any other disagreement is accepted only where one of the two answers is
+//!   itself on a boundary that rounding decides: moving B by 1e-5 × the
+//!   reach (ten roundings) in one of eight directions changes its ids, its
+//!   normal by more than 1e-4, or whether there is a contact (a vertex at
+//!   the very end of an edge, a point exactly at the margin). Either side:
+//!   two boxes apart by 1.3 cm whose near corners line up to within 0.05 mm
+//!   have a vertex–vertex distance that exceeds the vertex–edge one by less
+//!   than the rounding of either, so the shape-frame path may take the two
+//!   corners as the closest features (one point) where the world-frame
+//!   path, farther from that boundary in its own rounding, clips the face
+//!   (two points);
 //! - over random pairs of every convex kind, and of every kind with points
 //!   and segments (margins 0–0.3 m), and over boxes
 //!   stacked flat or nearly so up to 100 m from the origin with the world's
@@ -108,17 +114,23 @@ fn is_minimum_translation(pair: &Pair, normal: Vec2, depth: Real) -> bool {
     apart && touching
 }
 
-/// True when moving B by [`NUDGE`] × reach changes the world-frame answer's
-/// ids, its normal by more than [`NORMAL_TOLERANCE`], or its existence.
-fn world_answer_is_fragile(pair: &Pair, margin: Real, world: &Option<Manifold>) -> bool {
+/// True when moving B by [`NUDGE`] × reach changes `answer`'s ids, its
+/// normal by more than [`NORMAL_TOLERANCE`], or its existence, `contact`
+/// being the path that gave it.
+fn answer_is_fragile(
+    pair: &Pair,
+    margin: Real,
+    answer: &Option<Manifold>,
+    contact: impl Fn(&Pair, Real) -> Option<Manifold>,
+) -> bool {
     let step = NUDGE * pair.reach().max(1.0);
     (0..8).any(|k| {
         let angle = k as Real * PI / 4.0;
-        let nudged = world_frame(
+        let nudged = contact(
             &pair.with_b_moved(vec2(angle.cos(), angle.sin()) * step),
             margin,
         );
-        match (world, &nudged) {
+        match (answer, &nudged) {
             (None, None) => false,
             (Some(w), Some(n)) => {
                 sorted_ids(w) != sorted_ids(n) || (w.normal - n.normal).norm() > NORMAL_TOLERANCE
@@ -132,8 +144,12 @@ fn check_agreement(pair: &Pair, margin: Real) -> Result<(), TestCaseError> {
     let fast = contact_with_margin(&pair.a, &pair.pose_a, &pair.b, &pair.pose_b, margin);
     let world = world_frame(pair, margin);
     if let Some(why) = disagreement(pair, &fast, &world) {
+        let shape_frame = |pair: &Pair, margin: Real| {
+            contact_with_margin(&pair.a, &pair.pose_a, &pair.b, &pair.pose_b, margin)
+        };
         prop_assert!(
-            world_answer_is_fragile(pair, margin, &world),
+            answer_is_fragile(pair, margin, &world, world_frame)
+                || answer_is_fragile(pair, margin, &fast, shape_frame),
             "{why} ({:?} vs {:?}): {fast:?} vs {world:?}",
             pair.a.kind(),
             pair.b.kind()
