@@ -3,7 +3,9 @@
 //! - tree (64 leaves) against tree (64 leaves) contact, overlapping and
 //!   separated: pruned against the brute-force 64 × 64 leaf loop, with the
 //!   number of leaf tests each does (printed before the timings);
-//! - a thick segment (a shot) cast against a 64-leaf tree.
+//! - a thick segment (a shot) cast against a 64-leaf tree;
+//! - the world box of a turned, scaled 64-leaf tree (every moving tree
+//!   body's swept box is made of two of these each step).
 //!
 //! The bodies are `samples::body_64()`, the tree the tests use too.
 
@@ -137,5 +139,13 @@ fn cast(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, contact, cast);
+fn world_box(c: &mut Criterion) {
+    let body = circlet::shape::Shape::Tree(std::sync::Arc::new(samples::body_64()));
+    let pose = Pose::new(vec2(12.5, -3.0), 0.7).with_scale(1.5);
+    c.bench_function("tree64_world_aabb", |b| {
+        b.iter(|| black_box(&body).world_aabb(black_box(&pose)))
+    });
+}
+
+criterion_group!(benches, contact, cast, world_box);
 criterion_main!(benches);

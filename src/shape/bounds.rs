@@ -37,48 +37,67 @@ fn tree_box(tree: &CircleTree, pose: &Pose) -> Aabb {
     let discs = tree.leaf_discs();
     let (re, im) = (pose.rotation.re, pose.rotation.im);
     let (s, t) = (pose.scale, pose.translation);
-    let place = |x: Real, y: Real, r: Real| {
+    // Plain comparisons (one instruction a lane): the values are finite.
+    let least = |a: Real, b: Real| if b < a { b } else { a };
+    let most = |a: Real, b: Real| if b > a { b } else { a };
+    let n = discs.x.len().min(discs.y.len()).min(discs.radius.len());
+    let (xs, ys, rs) = (&discs.x[..n], &discs.y[..n], &discs.radius[..n]);
+    let chunks = n / BOX_LANES * BOX_LANES;
+    // One running minimum or maximum per lane and side. Each lane's
+    // values are computed in their own loop over the lanes, with nothing
+    // mixed across lanes, so each line is one vector instruction.
+    let mut low_x = [Real::INFINITY; BOX_LANES];
+    let mut low_y = [Real::INFINITY; BOX_LANES];
+    let mut high_x = [Real::NEG_INFINITY; BOX_LANES];
+    let mut high_y = [Real::NEG_INFINITY; BOX_LANES];
+    // The x extents over every leaf, then the y extents: computed in one
+    // loop, the compiler paired each lane's x and y up (a complex product)
+    // and spent most of the time shuffling them apart.
+    for ((x, y), r) in lane_chunks(xs, ys, rs, chunks) {
+        for l in 0..BOX_LANES {
+            let cx = t.x + (re * (x[l] * s) - im * (y[l] * s));
+            let reach = r[l] * s;
+            low_x[l] = least(low_x[l], cx - reach);
+            high_x[l] = most(high_x[l], cx + reach);
+        }
+    }
+    for ((x, y), r) in lane_chunks(xs, ys, rs, chunks) {
+        for l in 0..BOX_LANES {
+            let cy = t.y + (im * (x[l] * s) + re * (y[l] * s));
+            let reach = r[l] * s;
+            low_y[l] = least(low_y[l], cy - reach);
+            high_y[l] = most(high_y[l], cy + reach);
+        }
+    }
+    // Pairwise across the lanes.
+    let fold = |l: &[Real; BOX_LANES], pick: &dyn Fn(Real, Real) -> Real| {
+        pick(pick(l[0], l[1]), pick(l[2], l[3]))
+    };
+    let mut min = vec2(fold(&low_x, &least), fold(&low_y, &least));
+    let mut max = vec2(fold(&high_x, &most), fold(&high_y, &most));
+    for ((&x, &y), &r) in xs[chunks..].iter().zip(&ys[chunks..]).zip(&rs[chunks..]) {
         let (px, py) = (x * s, y * s);
         let cx = t.x + (re * px - im * py);
         let cy = t.y + (im * px + re * py);
         let reach = r * s;
-        [cx - reach, cy - reach, cx + reach, cy + reach]
-    };
-    // Plain comparisons (one instruction a lane): the values are finite.
-    let least = |a: Real, b: Real| if b < a { b } else { a };
-    let most = |a: Real, b: Real| if b > a { b } else { a };
-    let mut low = [[Real::INFINITY; BOX_LANES]; 2];
-    let mut high = [[Real::NEG_INFINITY; BOX_LANES]; 2];
-    let chunks = discs.x.len() / BOX_LANES * BOX_LANES;
-    let lanes = discs.x[..chunks]
-        .chunks_exact(BOX_LANES)
-        .zip(discs.y[..chunks].chunks_exact(BOX_LANES))
-        .zip(discs.radius[..chunks].chunks_exact(BOX_LANES));
-    for ((xs, ys), rs) in lanes {
-        for l in 0..BOX_LANES {
-            let [x0, y0, x1, y1] = place(xs[l], ys[l], rs[l]);
-            low[0][l] = least(low[0][l], x0);
-            low[1][l] = least(low[1][l], y0);
-            high[0][l] = most(high[0][l], x1);
-            high[1][l] = most(high[1][l], y1);
-        }
-    }
-    // Pairwise across the lanes, in registers.
-    let fold = |l: &[Real; BOX_LANES], pick: &dyn Fn(Real, Real) -> Real| {
-        pick(pick(l[0], l[1]), pick(l[2], l[3]))
-    };
-    let mut min = vec2(fold(&low[0], &least), fold(&low[1], &least));
-    let mut max = vec2(fold(&high[0], &most), fold(&high[1], &most));
-    let rest = discs.x[chunks..]
-        .iter()
-        .zip(&discs.y[chunks..])
-        .zip(&discs.radius[chunks..]);
-    for ((&x, &y), &r) in rest {
-        let [x0, y0, x1, y1] = place(x, y, r);
-        min = vec2(least(min.x, x0), least(min.y, y0));
-        max = vec2(most(max.x, x1), most(max.y, y1));
+        min = vec2(least(min.x, cx - reach), least(min.y, cy - reach));
+        max = vec2(most(max.x, cx + reach), most(max.y, cy + reach));
     }
     Aabb::from_min_max_unchecked(min, max)
+}
+
+/// The first `chunks` leaves of each array, [`BOX_LANES`] at a time.
+#[inline(always)]
+fn lane_chunks<'a>(
+    xs: &'a [Real],
+    ys: &'a [Real],
+    rs: &'a [Real],
+    chunks: usize,
+) -> impl Iterator<Item = ((&'a [Real], &'a [Real]), &'a [Real])> {
+    xs[..chunks]
+        .chunks_exact(BOX_LANES)
+        .zip(ys[..chunks].chunks_exact(BOX_LANES))
+        .zip(rs[..chunks].chunks_exact(BOX_LANES))
 }
 
 impl Shape {
