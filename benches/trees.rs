@@ -5,7 +5,8 @@
 //!   number of leaf tests each does (printed before the timings);
 //! - a thick segment (a shot) cast against a 64-leaf tree;
 //! - the world box of a turned, scaled 64-leaf tree (every moving tree
-//!   body's swept box is made of two of these each step).
+//!   body's swept box needs one each step: its end box; the start box is
+//!   the end box kept from the step before).
 //!
 //! The bodies are `samples::body_64()`, the tree the tests use too.
 
