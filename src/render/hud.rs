@@ -138,9 +138,45 @@ fn tree_depth_label(depth: Option<u8>) -> String {
     }
 }
 
-/// Draws the HUD in the top-left corner.
+/// Separator between the items of a HUD line; a line is wrapped there.
+const ITEM_GAP: &str = "  ";
+
+/// `lines` wrapped to `width` pixels of text: a line too wide is broken
+/// between its items (separated by [`ITEM_GAP`]), as many items to a line
+/// as fit. An item wider than `width` on its own keeps a line to itself
+/// (and is clipped by the canvas).
+pub fn fit_lines(lines: &[String], width: u32) -> Vec<String> {
+    let mut out = Vec::with_capacity(lines.len());
+    for line in lines {
+        if text_width(line, TEXT_SCALE) <= width {
+            out.push(line.clone());
+            continue;
+        }
+        let mut current = String::new();
+        for item in line.split(ITEM_GAP).filter(|item| !item.is_empty()) {
+            let joined = if current.is_empty() {
+                item.to_string()
+            } else {
+                format!("{current}{ITEM_GAP}{item}")
+            };
+            if current.is_empty() || text_width(&joined, TEXT_SCALE) <= width {
+                current = joined;
+            } else {
+                out.push(std::mem::replace(&mut current, item.to_string()));
+            }
+        }
+        if !current.is_empty() {
+            out.push(current);
+        }
+    }
+    out
+}
+
+/// Draws the HUD in the top-left corner, its lines wrapped to the canvas.
 pub fn draw_hud(canvas: &mut Canvas, stats: &HudStats) {
-    draw_block(canvas, PAD, PAD, &hud_lines(stats), TEXT);
+    // The block's backdrop pads the text on both sides, inside a margin.
+    let width = canvas.width().saturating_sub(4 * PAD);
+    draw_block(canvas, PAD, PAD, &fit_lines(&hud_lines(stats), width), TEXT);
 }
 
 /// Draws the key help in the middle of the canvas.
@@ -205,6 +241,53 @@ mod tests {
         }
         let leaves = hud_lines(&HudStats::default()).join("\n");
         assert!(leaves.contains("T: TREE LEAVES"), "{leaves}");
+    }
+
+    #[test]
+    fn hud_lines_wrap_between_items_to_fit_a_narrow_window() {
+        let stats = HudStats {
+            scene: "SHOWCASE".into(),
+            fps: 59.6,
+            stages: Some([0.01, 0.02, 0.5, 0.75, 0.0, 0.125]),
+            ..HudStats::default()
+        };
+        let lines = hud_lines(&stats);
+        let widest = lines
+            .iter()
+            .map(|l| text_width(l, TEXT_SCALE))
+            .max()
+            .unwrap();
+        // Wide enough: unchanged.
+        assert_eq!(fit_lines(&lines, widest), lines);
+        for width in [200, 400, 640] {
+            let fitted = fit_lines(&lines, width);
+            assert!(fitted.len() > lines.len(), "{width}: {fitted:?}");
+            for line in &fitted {
+                // Only a single item may be wider than the window.
+                assert!(
+                    text_width(line, TEXT_SCALE) <= width || !line.contains(ITEM_GAP),
+                    "{width}: {line:?}"
+                );
+            }
+            // Every item is kept, in order.
+            let items = |ls: &[String]| -> Vec<String> {
+                ls.iter()
+                    .flat_map(|l| l.split(ITEM_GAP).map(str::to_string))
+                    .filter(|i| !i.is_empty())
+                    .collect()
+            };
+            assert_eq!(items(&fitted), items(&lines), "{width}");
+        }
+        // The stages line of the profile fits a 640-pixel window.
+        let fitted = fit_lines(&lines, 640 - 4 * PAD);
+        assert!(
+            fitted.iter().any(|l| l.starts_with("PAIRS 0.01")),
+            "{fitted:?}"
+        );
+        assert!(
+            fitted.iter().any(|l| l.ends_with("ISLANDS 0.12 MS")),
+            "{fitted:?}"
+        );
     }
 
     #[test]
