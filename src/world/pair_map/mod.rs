@@ -34,7 +34,12 @@
 //! Each pair's state is boxed, so moving a slot moves 40 bytes, never the
 //! state. Boxes of dropped pairs wait in a pool and are reused by new
 //! pairs; the pool is topped up with some slack when it runs dry, so once
-//! the scene's pair count has been reached nothing is allocated.
+//! the scene's pair count has been reached nothing is allocated. After a
+//! burst of pairs has gone (a pile blown apart, a level cleared), a pool
+//! holding more than [`POOL_SLACK`] times the live pairs (plus
+//! [`POOL_FLOOR`]) gives back all but the slack a top-up would add; a
+//! steady scene's pool stays far below that, so boxes are not freed and
+//! made again step after step.
 //!
 //! Boxes are handed out in no particular order, so after enough pairs have
 //! come and gone, neighbours in key order live far apart in memory and the
@@ -169,6 +174,13 @@ const PREFETCH_AHEAD: usize = 6;
 /// Maps with fewer pairs than this are never re-packed: their boxes stay
 /// in cache wherever they are.
 const REPACK_MIN_PAIRS: usize = 4096;
+
+/// The pool is trimmed once it holds more than this many times the live
+/// pairs, plus [`POOL_FLOOR`] (see the module docs).
+const POOL_SLACK: usize = 2;
+
+/// Pooled boxes a map may keep whatever its live pairs.
+const POOL_FLOOR: usize = 1024;
 
 /// A rebuild leaves one free slot after every this many live ones.
 const SPREAD: usize = 32;
@@ -382,6 +394,29 @@ impl PairMap {
         if self.live >= REPACK_MIN_PAIRS && descents * REPACK_DESCENTS > self.live {
             self.repack();
         }
+        self.trim_pool();
+    }
+
+    /// Gives back the pooled boxes beyond the slack `fresh` tops up with,
+    /// once the pool holds more than [`POOL_SLACK`] times the live pairs
+    /// plus [`POOL_FLOOR`]. The freed boxes go back to the allocator, and
+    /// the pool's own buffer shrinks to room for every box left.
+    fn trim_pool(&mut self) {
+        if self.pool.len() <= POOL_SLACK * self.live + POOL_FLOOR {
+            return;
+        }
+        // After a re-pack the pool's last boxes are the highest in memory.
+        let keep = self.live / 4 + 8;
+        let freed = self.pool.len() - keep;
+        self.pool.truncate(keep);
+        self.boxes = self.boxes.saturating_sub(freed);
+        self.pool.shrink_to(self.boxes);
+    }
+
+    /// Boxes waiting in the pool.
+    #[cfg(test)]
+    pub fn pooled(&self) -> usize {
+        self.pool.len()
     }
 
     /// Live pairs whose rest mark is `epoch`.

@@ -352,3 +352,48 @@ fn a_run_of_resting_marks_is_counted_exactly() {
         }
     }
 }
+
+#[test]
+fn the_pool_gives_back_a_bursts_boxes_and_keeps_a_steady_scenes() {
+    let handles = handles(120);
+    let mut map = PairMap::default();
+    let mut new = all_pairs(&handles, 0, 120);
+    map.merge(&mut new);
+    let burst = map.len();
+    assert_eq!(burst, 120 * 119 / 2);
+    // The burst is over: only the pairs of the first ten colliders stay.
+    let first = &handles[..10];
+    let drop_burst = |map: &mut PairMap| {
+        map.retain_quiet(
+            None,
+            |_, key, _, _, _| {
+                if first.contains(&key.0) {
+                    Visit::Keep
+                } else {
+                    Visit::Drop
+                }
+            },
+            |_| {},
+        );
+    };
+    drop_burst(&mut map);
+    check_slots(&map);
+    let live = map.len();
+    assert_eq!(live, (0..10).map(|i| 119 - i).sum::<usize>());
+    // Without the trim the pool would hold every dropped box.
+    assert_eq!(map.pooled(), live / 4 + 8);
+    assert_eq!(map.boxes, live + map.pooled());
+    assert!(map.pool.capacity() >= map.boxes);
+    // A steady scene: the same hundred pairs come and go every step. The
+    // pool serves them without trimming or making boxes.
+    let (pooled, boxes) = (map.pooled(), map.boxes);
+    for round in 0..20 {
+        let mut again = all_pairs(&handles, 10, 12);
+        again.truncate(100);
+        map.merge(&mut again);
+        drop_burst(&mut map);
+        check_slots(&map);
+        assert_eq!(map.len(), live, "round {round}");
+        assert_eq!((map.pooled(), map.boxes), (pooled, boxes), "round {round}");
+    }
+}
