@@ -1,6 +1,7 @@
 //! Peer comparison: the same scenes in circlet and rapier2d, one thread
-//! each, in one process, alternating runs; prints a table of medians and
-//! the ratio circlet ÷ rapier2d.
+//! each, in one process, alternating (the stepping scenes side by side,
+//! taking turns of a few steps); prints a table of medians and the ratio
+//! circlet ÷ rapier2d.
 //!
 //! `cargo run --release -p circlet-peers -- [--scenes ballpit,pyramid,shots,trees,scaling,memory]
 //! [--rounds N] [--quick] [--markdown]`

@@ -106,6 +106,100 @@ pub struct StepRun {
     pub asleep_from: Option<usize>,
 }
 
+/// One engine stepping one scene, timed step by step: built by
+/// [`Stepper::new`], advanced in any number of pieces, read out by
+/// [`Stepper::finish`].
+pub struct Stepper<'s, E: Engine> {
+    engine: E,
+    scene: &'s SceneDef,
+    steps: usize,
+    measured: usize,
+    checkpoints: &'s [usize],
+    done: usize,
+    step_ms: Vec<f64>,
+    snaps: Vec<Vec<[f32; 2]>>,
+    asleep_from: Option<usize>,
+}
+
+impl<'s, E: Engine> Stepper<'s, E> {
+    /// Builds `scene` in `E`, to run `steps` steps and time the last
+    /// `measured`, keeping the positions after each step of `checkpoints`.
+    pub fn new(
+        scene: &'s SceneDef,
+        steps: usize,
+        measured: usize,
+        checkpoints: &'s [usize],
+    ) -> Self {
+        let engine = E::build(scene);
+        assert_eq!(
+            engine.body_count(),
+            scene.bodies.len(),
+            "{} builds every body of the scene",
+            E::NAME
+        );
+        Stepper {
+            engine,
+            scene,
+            steps,
+            measured,
+            checkpoints,
+            done: 0,
+            step_ms: Vec::with_capacity(measured),
+            snaps: Vec::new(),
+            asleep_from: None,
+        }
+    }
+
+    /// True once every step has run.
+    pub fn finished(&self) -> bool {
+        self.done >= self.steps
+    }
+
+    /// Runs up to `count` more steps (fewer at the end).
+    pub fn advance(&mut self, count: usize) {
+        let until = (self.done + count).min(self.steps);
+        while self.done < until {
+            self.done += 1;
+            let step = self.done;
+            let start = Instant::now();
+            self.engine.step();
+            let ms = start.elapsed().as_secs_f64() * 1e3;
+            if self.scene.sleeping {
+                let asleep = self.engine.awake_count() == 0;
+                self.asleep_from = match (asleep, self.asleep_from) {
+                    (true, None) => Some(step),
+                    (true, since) => since,
+                    (false, _) => None,
+                };
+            }
+            if step + self.measured > self.steps {
+                self.step_ms.push(ms);
+            }
+            if self.checkpoints.contains(&step) {
+                self.snaps.push(self.engine.positions());
+            }
+        }
+    }
+
+    /// The run's times and end state.
+    pub fn finish(self) -> StepRun {
+        let last = self.engine.positions();
+        let c = self.scene.container;
+        let escaped = last
+            .iter()
+            .filter(|p| !(p[0] >= c[0] && p[0] <= c[2] && p[1] >= c[1] && p[1] <= c[3]))
+            .count();
+        StepRun {
+            step_ms: self.step_ms,
+            checkpoints: self.snaps,
+            last,
+            awake: self.engine.awake_count(),
+            escaped,
+            asleep_from: self.asleep_from,
+        }
+    }
+}
+
 /// Builds `scene` in `E`, runs `steps` steps and times the last `measured`.
 pub fn run_steps<E: Engine>(
     scene: &SceneDef,
@@ -113,49 +207,43 @@ pub fn run_steps<E: Engine>(
     measured: usize,
     checkpoints: &[usize],
 ) -> StepRun {
-    let mut engine = E::build(scene);
-    assert_eq!(
-        engine.body_count(),
-        scene.bodies.len(),
-        "{} builds every body of the scene",
-        E::NAME
-    );
-    let mut step_ms = Vec::with_capacity(measured);
-    let mut snaps = Vec::new();
-    let mut asleep_from = None;
-    for step in 1..=steps {
-        let start = Instant::now();
-        engine.step();
-        let ms = start.elapsed().as_secs_f64() * 1e3;
-        if scene.sleeping {
-            let asleep = engine.awake_count() == 0;
-            asleep_from = match (asleep, asleep_from) {
-                (true, None) => Some(step),
-                (true, since) => since,
-                (false, _) => None,
-            };
-        }
-        if step + measured > steps {
-            step_ms.push(ms);
-        }
-        if checkpoints.contains(&step) {
-            snaps.push(engine.positions());
+    let mut stepper = Stepper::<E>::new(scene, steps, measured, checkpoints);
+    stepper.advance(steps);
+    stepper.finish()
+}
+
+/// Steps each engine runs before the other takes its turn in
+/// [`run_interleaved`]: short next to the spells in which a shared
+/// machine's other load slows everything down (seconds), long enough that
+/// the first step of a turn, which finds the caches holding the other
+/// engine's data, is a small share of the steps timed.
+pub const TURN_STEPS: usize = 20;
+
+/// Both engines stepping `scene` in one process, taking turns of
+/// `turn` steps (circlet first when `circlet_first`), so that both see the
+/// same spells of the machine's other load; the times, states and
+/// checkpoints of each are those of a run of its own.
+pub fn run_interleaved(
+    scene: &SceneDef,
+    steps: usize,
+    measured: usize,
+    checkpoints: &[usize],
+    turn: usize,
+    circlet_first: bool,
+) -> (StepRun, StepRun) {
+    let mut c = Stepper::<Circlet>::new(scene, steps, measured, checkpoints);
+    let mut r = Stepper::<Rapier>::new(scene, steps, measured, checkpoints);
+    let turn = turn.max(1);
+    while !(c.finished() && r.finished()) {
+        if circlet_first {
+            c.advance(turn);
+            r.advance(turn);
+        } else {
+            r.advance(turn);
+            c.advance(turn);
         }
     }
-    let last = engine.positions();
-    let c = scene.container;
-    let escaped = last
-        .iter()
-        .filter(|p| !(p[0] >= c[0] && p[0] <= c[2] && p[1] >= c[1] && p[1] <= c[3]))
-        .count();
-    StepRun {
-        step_ms,
-        checkpoints: snaps,
-        last,
-        awake: engine.awake_count(),
-        escaped,
-        asleep_from,
-    }
+    (c.finish(), r.finish())
 }
 
 /// Runs `circlet` and `rapier` once per round, circlet first in even
@@ -200,12 +288,22 @@ fn stepping_scene(
     target: Option<f64>,
     checkpoints: &[usize],
 ) -> (StepRun, StepRun) {
-    let (c, r) = alternate(
-        plan.rounds,
-        name,
-        || run_steps::<Circlet>(scene, plan.steps, plan.measured, checkpoints),
-        || run_steps::<Rapier>(scene, plan.steps, plan.measured, checkpoints),
-    );
+    // Each round runs both engines side by side, taking turns of a few
+    // steps; which one starts swaps from round to round.
+    let (mut c, mut r) = (Vec::new(), Vec::new());
+    for round in 0..plan.rounds {
+        eprintln!("{name}: round {} of {}", round + 1, plan.rounds);
+        let (cr, rr) = run_interleaved(
+            scene,
+            plan.steps,
+            plan.measured,
+            checkpoints,
+            TURN_STEPS,
+            round % 2 == 0,
+        );
+        c.push(cr);
+        r.push(rr);
+    }
     let row = Row {
         scene: format!("{name} (ms/step)"),
         circlet: median_ms(&c),
@@ -476,6 +574,29 @@ mod tests {
                 "{:?}",
                 run.last
             );
+        }
+    }
+
+    #[test]
+    fn taking_turns_changes_no_engine_s_run() {
+        let scene = scenes::ball_pit(160, true, 1);
+        let alone = (
+            run_steps::<Circlet>(&scene, 120, 10, &[60, 90]),
+            run_steps::<Rapier>(&scene, 120, 10, &[60, 90]),
+        );
+        // Turns that do not divide the steps, either engine first.
+        for (turn, circlet_first) in [(7, true), (20, false), (500, true)] {
+            let (c, r) = run_interleaved(&scene, 120, 10, &[60, 90], turn, circlet_first);
+            for (run, alone) in [(&c, &alone.0), (&r, &alone.1)] {
+                assert_eq!(run.step_ms.len(), 10, "turn {turn}");
+                assert_eq!(run.checkpoints, alone.checkpoints, "turn {turn}");
+                assert_eq!(run.last, alone.last, "turn {turn}");
+                assert_eq!(
+                    (run.awake, run.escaped, run.asleep_from),
+                    (alone.awake, alone.escaped, alone.asleep_from),
+                    "turn {turn}"
+                );
+            }
         }
     }
 
