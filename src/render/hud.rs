@@ -120,7 +120,7 @@ pub fn hud_lines(stats: &HudStats) -> Vec<String> {
             .zip(stages)
             .map(|(name, ms)| format!("{} {ms:.2}", name.to_uppercase()))
             .collect();
-        lines.push(format!("{} MS", parts.join("  ")));
+        lines.push(format!("{} MS", parts.join(ITEM_GAP)));
     }
     lines.push(format!(
         "H: HELP  T: {}  P: PROFILE {}",

@@ -40,6 +40,9 @@ fn tree_box(tree: &CircleTree, pose: &Pose) -> Aabb {
     // Plain comparisons (one instruction a lane): the values are finite.
     let least = |a: Real, b: Real| if b < a { b } else { a };
     let most = |a: Real, b: Real| if b > a { b } else { a };
+    // A leaf centre placed as `Pose::transform_point` places it.
+    let place_x = |x: Real, y: Real| t.x + (re * (x * s) - im * (y * s));
+    let place_y = |x: Real, y: Real| t.y + (im * (x * s) + re * (y * s));
     let n = discs.x.len().min(discs.y.len()).min(discs.radius.len());
     let (xs, ys, rs) = (&discs.x[..n], &discs.y[..n], &discs.radius[..n]);
     let chunks = n / BOX_LANES * BOX_LANES;
@@ -55,7 +58,7 @@ fn tree_box(tree: &CircleTree, pose: &Pose) -> Aabb {
     // and spent most of the time shuffling them apart.
     for ((x, y), r) in lane_chunks(xs, ys, rs, chunks) {
         for l in 0..BOX_LANES {
-            let cx = t.x + (re * (x[l] * s) - im * (y[l] * s));
+            let cx = place_x(x[l], y[l]);
             let reach = r[l] * s;
             low_x[l] = least(low_x[l], cx - reach);
             high_x[l] = most(high_x[l], cx + reach);
@@ -63,7 +66,7 @@ fn tree_box(tree: &CircleTree, pose: &Pose) -> Aabb {
     }
     for ((x, y), r) in lane_chunks(xs, ys, rs, chunks) {
         for l in 0..BOX_LANES {
-            let cy = t.y + (im * (x[l] * s) + re * (y[l] * s));
+            let cy = place_y(x[l], y[l]);
             let reach = r[l] * s;
             low_y[l] = least(low_y[l], cy - reach);
             high_y[l] = most(high_y[l], cy + reach);
@@ -76,9 +79,7 @@ fn tree_box(tree: &CircleTree, pose: &Pose) -> Aabb {
     let mut min = vec2(fold(&low_x, &least), fold(&low_y, &least));
     let mut max = vec2(fold(&high_x, &most), fold(&high_y, &most));
     for ((&x, &y), &r) in xs[chunks..].iter().zip(&ys[chunks..]).zip(&rs[chunks..]) {
-        let (px, py) = (x * s, y * s);
-        let cx = t.x + (re * px - im * py);
-        let cy = t.y + (im * px + re * py);
+        let (cx, cy) = (place_x(x, y), place_y(x, y));
         let reach = r * s;
         min = vec2(least(min.x, cx - reach), least(min.y, cy - reach));
         max = vec2(most(max.x, cx + reach), most(max.y, cy + reach));

@@ -182,6 +182,13 @@ const POOL_SLACK: usize = 2;
 /// Pooled boxes a map may keep whatever its live pairs.
 const POOL_FLOOR: usize = 1024;
 
+/// Boxes the pool is topped up with when it runs dry with `boxes` made
+/// (a quarter, as a vector grows), and what a trim leaves it for `boxes`
+/// live pairs.
+fn top_up(boxes: usize) -> usize {
+    boxes / 4 + 8
+}
+
 /// A rebuild leaves one free slot after every this many live ones.
 const SPREAD: usize = 32;
 
@@ -406,17 +413,11 @@ impl PairMap {
             return;
         }
         // After a re-pack the pool's last boxes are the highest in memory.
-        let keep = self.live / 4 + 8;
+        let keep = top_up(self.live);
         let freed = self.pool.len() - keep;
         self.pool.truncate(keep);
         self.boxes = self.boxes.saturating_sub(freed);
         self.pool.shrink_to(self.boxes);
-    }
-
-    /// Boxes waiting in the pool.
-    #[cfg(test)]
-    pub fn pooled(&self) -> usize {
-        self.pool.len()
     }
 
     /// Live pairs whose rest mark is `epoch`.
@@ -435,7 +436,7 @@ impl PairMap {
             // Top up with slack (a quarter of the boxes), as a vector grows,
             // so a slowly growing pair count does not allocate every step;
             // the pool gets room for every box there is.
-            let extra = self.boxes / 4 + 8;
+            let extra = top_up(self.boxes);
             self.boxes += extra;
             self.pool.reserve(self.boxes);
             if self.boxes >= REPACK_MIN_PAIRS {

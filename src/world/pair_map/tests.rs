@@ -381,12 +381,12 @@ fn the_pool_gives_back_a_bursts_boxes_and_keeps_a_steady_scenes() {
     let live = map.len();
     assert_eq!(live, (0..10).map(|i| 119 - i).sum::<usize>());
     // Without the trim the pool would hold every dropped box.
-    assert_eq!(map.pooled(), live / 4 + 8);
-    assert_eq!(map.boxes, live + map.pooled());
+    assert_eq!(map.pool.len(), top_up(live));
+    assert_eq!(map.boxes, live + map.pool.len());
     assert!(map.pool.capacity() >= map.boxes);
     // A steady scene: the same hundred pairs come and go every step. The
     // pool serves them without trimming or making boxes.
-    let (pooled, boxes) = (map.pooled(), map.boxes);
+    let (pooled, boxes) = (map.pool.len(), map.boxes);
     for round in 0..20 {
         let mut again = all_pairs(&handles, 10, 12);
         again.truncate(100);
@@ -394,6 +394,10 @@ fn the_pool_gives_back_a_bursts_boxes_and_keeps_a_steady_scenes() {
         drop_burst(&mut map);
         check_slots(&map);
         assert_eq!(map.len(), live, "round {round}");
-        assert_eq!((map.pooled(), map.boxes), (pooled, boxes), "round {round}");
+        assert_eq!(
+            (map.pool.len(), map.boxes),
+            (pooled, boxes),
+            "round {round}"
+        );
     }
 }
