@@ -15,12 +15,11 @@
 //!   reach (ten roundings) in one of eight directions changes its ids, its
 //!   normal by more than 1e-4, or whether there is a contact (a vertex at
 //!   the very end of an edge, a point exactly at the margin). Either side:
-//!   two boxes apart by 1.3 cm whose near corners line up to within 0.05 mm
-//!   have a vertex–vertex distance that exceeds the vertex–edge one by less
-//!   than the rounding of either, so the shape-frame path may take the two
-//!   corners as the closest features (one point) where the world-frame
-//!   path, farther from that boundary in its own rounding, clips the face
-//!   (two points);
+//!   near corners of two boxes apart are taken for corners of flush faces
+//!   (two points, the face clipped) when they are offset along the face by
+//!   at most a millionth of the largest coordinate, and as two corners (one
+//!   point) beyond; at an offset right at that line one path may take them
+//!   as flush where the other, rounding in its own frame, does not;
 //! - over random pairs of every convex kind, and of every kind with points
 //!   and segments (margins 0–0.3 m), and over boxes
 //!   stacked flat or nearly so up to 100 m from the origin with the world's

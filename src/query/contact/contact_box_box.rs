@@ -278,6 +278,34 @@ mod tests {
     use proptest::test_runner::{TestCaseError, TestRunner};
     use std::f32::consts::{FRAC_PI_2, FRAC_PI_4, PI};
 
+    #[test]
+    fn flush_boxes_apart_give_two_points_in_every_frame() {
+        // The box path leaves flush corners to the generic path, which
+        // clips the faces: two points, in every frame and for every kind.
+        let unit = ConvexPolygon::rectangle(vec2(-0.5, -0.5), vec2(0.5, 0.5)).unwrap();
+        let fixed = Aabb::new(vec2(-0.5, -0.5), vec2(0.5, 0.5)).unwrap();
+        let mut counted = 0;
+        for k in 0..40 {
+            for turn in [0.0, 0.3, -1.1, FRAC_PI_2] {
+                let frame = Pose::new(vec2(k as f32 * 0.37 - 7.0, k as f32 * 1.3 - 20.0), turn);
+                let place = |x: f32| frame.compose(&Pose::from_translation(vec2(x, 0.25)));
+                let b = Shape::from(unit.clone());
+                for a in [Shape::from(unit.clone()), Shape::from(fixed)] {
+                    // An axis-aligned box only where the frame does not turn.
+                    if matches!(a, Shape::Aabb(_)) && turn != 0.0 {
+                        continue;
+                    }
+                    let m =
+                        crate::query::contact_with_margin(&a, &place(0.0), &b, &place(1.01), 0.02)
+                            .unwrap();
+                    assert_eq!(m.points.len(), 2, "frame {k}, turn {turn}: {m:?}");
+                    counted += 1;
+                }
+            }
+        }
+        assert_eq!(counted, 200);
+    }
+
     /// Near-tie and on-surface tolerance, relative to the largest world
     /// coordinate of the pair: the two paths' reference faces may differ
     /// where their separations tie to within the reference face bias

@@ -10,7 +10,11 @@
 //! Pairs apart by up to a margin: the true distance decides (the face gaps
 //! only bound it from below). When the closest features are two vertices the
 //! contact is one point along the line joining them; otherwise the face
-//! clipping above gives the points, with negative depths.
+//! clipping above gives the points, with negative depths. Two corners that
+//! face each other across the reference face to within rounding are corners
+//! of flush faces (two boxes side by side, their tops level): the search
+//! names them or a corner and an edge as rounding falls, so they take the
+//! face clipping too, and flush faces get their two points in every frame.
 
 use super::clip::{
     Face, Feature, REFERENCE_FACE_BIAS, incident_edge, max_face_separation, sanitize_margin, unit,
@@ -21,7 +25,7 @@ use super::face_manifold::polygon_face_manifold;
 use super::lanes::Lanes;
 use super::local_frame::{ContactFrame, PolygonCore};
 use super::{FeatureId, Manifold};
-use crate::math::Real;
+use crate::math::{Real, Vec2, cross};
 use crate::query::placed::WorldPolygon;
 
 /// The contact between convex polygons A and B (world), if they are at most
@@ -74,6 +78,15 @@ pub(super) fn contact_polygon_polygon_core(
     } else {
         (polygon_b, polygon_a, face_b)
     };
+    // Box2D's reference/incident clipping, for overlapping pairs and for
+    // apart ones whose closest features are not two corners.
+    let face_contact = || {
+        let reference =
+            Face::of_polygon(reference_polygon.vertices, reference_polygon.normals, face);
+        let k = incident_edge(incident_polygon.normals, reference.normal);
+        let incident = Face::of_polygon(incident_polygon.vertices, incident_polygon.normals, k);
+        polygon_face_manifold(&reference, &incident, reference_is_a, margin)
+    };
     let face_gap = gap_a.max(gap_b);
     if face_gap > 0.0 {
         // Apart (only with a margin): the faces bound the distance from below;
@@ -89,29 +102,62 @@ pub(super) fn contact_polygon_polygon_core(
             return None;
         }
         if let (Feature::Vertex(_), Feature::Vertex(_)) = (closest.feature_a, closest.feature_b) {
-            let towards_b = closest.point_b - closest.point_a;
+            // Corners of flush faces are a face contact, whichever feature
+            // rounding named (when the clipping keeps a point at all).
+            let reference_normal = reference_polygon.normals[face];
+            let (point_a, point_b) = (closest.point_a, closest.point_b);
+            if flush(point_a, point_b, reference_normal, polygon_a, polygon_b)
+                && let Some(manifold) = face_contact()
+            {
+                return Some(manifold);
+            }
             let fallback = if reference_is_a {
-                polygon_a.normals[face]
+                reference_normal
             } else {
-                -polygon_b.normals[face]
+                -reference_normal
             };
-            let normal = unit(towards_b).unwrap_or(fallback);
+            let normal = unit(point_b - point_a).unwrap_or(fallback);
             let id = FeatureId::new(closest.feature_a.packed(), closest.feature_b.packed());
             return Some(point_manifold(
                 normal,
-                closest.point_a,
+                point_a,
                 0.0,
-                closest.point_b,
+                point_b,
                 0.0,
                 closest.distance,
                 id,
             ));
         }
     }
-    let reference = Face::of_polygon(reference_polygon.vertices, reference_polygon.normals, face);
-    let k = incident_edge(incident_polygon.normals, reference.normal);
-    let incident = Face::of_polygon(incident_polygon.vertices, incident_polygon.normals, k);
-    polygon_face_manifold(&reference, &incident, reference_is_a, margin)
+    face_contact()
+}
+
+/// How far, relative to the largest coordinate of either polygon, two
+/// corners found closest may be offset along the reference face and still
+/// be taken for corners of flush faces (see [`flush`]): the search's
+/// projections of a corner on an edge carry a few roundings of the
+/// coordinates (6e-8 relative each, about 5e-7 together), so 1e-6 bounds
+/// them with a margin of two.
+const FLUSH_GUARD: Real = 1e-6;
+
+/// True when the closest corners `point_a` and `point_b` lie across the
+/// reference face from each other: their offset along the face (across its
+/// unit `normal`) is within rounding of 0. The faces are then flush, and
+/// whether the search named two corners or a corner and an edge was
+/// rounding's choice.
+fn flush(
+    point_a: Vec2,
+    point_b: Vec2,
+    normal: Vec2,
+    a: PolygonCore<'_>,
+    b: PolygonCore<'_>,
+) -> bool {
+    let magnitude = a
+        .vertices
+        .iter()
+        .chain(b.vertices)
+        .fold(0.0, |m: Real, v| m.max(v.x.abs()).max(v.y.abs()));
+    cross(point_b - point_a, normal).abs() <= FLUSH_GUARD * magnitude
 }
 
 /// [`max_face_separation`] of `other` from the faces of `polygon`, in eight
@@ -163,6 +209,31 @@ mod tests {
         let mut ids: Vec<FeatureId> = m.points.iter().map(|p| p.id).collect();
         ids.sort();
         ids
+    }
+
+    #[test]
+    fn flush_faces_apart_give_two_points_in_every_frame() {
+        // Two unit boxes side by side, their faces flush and 0.01 apart,
+        // the pair moved and turned as a whole: whether the search names two
+        // corners or a corner and an edge is rounding's choice, and the
+        // contact is the faces' two points either way.
+        let mut one_point = Vec::new();
+        for k in 0..40 {
+            for turn in [0.0, 0.3, -1.1, std::f32::consts::FRAC_PI_2] {
+                let frame = Pose::new(vec2(k as f32 * 0.37 - 7.0, k as f32 * 1.3 - 20.0), turn);
+                let place = |x: f32| frame.compose(&Pose::from_translation(vec2(x, 0.25)));
+                let a = rectangle(0.5, 0.5, &place(0.0));
+                let b = rectangle(0.5, 0.5, &place(1.01));
+                let m = contact_polygon_polygon(&a, &b, 0.02).unwrap();
+                if m.points.len() != 2 {
+                    one_point.push((k, turn));
+                }
+                for p in &m.points {
+                    assert!((p.depth + 0.01).abs() < 1e-4, "depth {}", p.depth);
+                }
+            }
+        }
+        assert!(one_point.is_empty(), "one point at {one_point:?}");
     }
 
     #[test]
