@@ -4,6 +4,13 @@
 use super::clip::{Feature, closest_on_segment};
 use crate::math::{Real, Vec2};
 
+/// How far, relative to the magnitude of the coordinates involved, the
+/// closest-feature search may misjudge a distance or a projection: each is
+/// a few roundings of the corners (6e-8 relative each, about 5e-7
+/// together), so 1e-6 bounds them with a margin of two. The box path's
+/// closed form, computed from the same corners, is judged by it too.
+pub(super) const CLOSEST_ROUNDING_GUARD: Real = 1e-6;
+
 /// The closest pair of points between two disjoint outlines (polygon, segment
 /// or point cores, listed in order), with the features they lie on.
 #[derive(Clone, Copy, Debug)]

@@ -25,6 +25,7 @@
 //! generic path itself.
 
 use super::clip::{Face, REFERENCE_FACE_BIAS, closest_on_segment, sanitize_margin};
+use super::closest::CLOSEST_ROUNDING_GUARD;
 use super::convex_manifold::ConvexManifold;
 use super::face_manifold::polygon_face_manifold;
 use super::framed_box::FramedBox;
@@ -39,13 +40,6 @@ use crate::math::{Real, Vec2};
 /// three. A decision closer than this to its threshold is taken on the
 /// vertex form.
 pub(super) const BOX_ROUNDING_GUARD: Real = 1e-5;
-
-/// How far, relative to the magnitude of the coordinates involved, the
-/// generic path's closest-feature search may misjudge a distance: its
-/// distances and heights are computed from the same corners as the box
-/// path's (a few roundings, 6e-8 relative each, about 5e-7 together), so
-/// 1e-6 bounds them with a margin of two.
-const CLOSEST_ROUNDING_GUARD: Real = 1e-6;
 
 /// What the closed form decided.
 #[derive(Clone, Copy, Debug, PartialEq)]

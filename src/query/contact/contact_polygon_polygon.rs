@@ -19,7 +19,9 @@
 use super::clip::{
     Face, Feature, REFERENCE_FACE_BIAS, incident_edge, max_face_separation, sanitize_margin, unit,
 };
-use super::closest::{BoundingLine, ConvexHints, closest_between_bounded_outlines};
+use super::closest::{
+    BoundingLine, CLOSEST_ROUNDING_GUARD, ConvexHints, closest_between_bounded_outlines,
+};
 use super::convex_manifold::{ConvexManifold, point_manifold};
 use super::face_manifold::polygon_face_manifold;
 use super::lanes::Lanes;
@@ -132,19 +134,12 @@ pub(super) fn contact_polygon_polygon_core(
     face_contact()
 }
 
-/// How far, relative to the largest coordinate of either polygon, two
-/// corners found closest may be offset along the reference face and still
-/// be taken for corners of flush faces (see [`flush`]): the search's
-/// projections of a corner on an edge carry a few roundings of the
-/// coordinates (6e-8 relative each, about 5e-7 together), so 1e-6 bounds
-/// them with a margin of two.
-const FLUSH_GUARD: Real = 1e-6;
-
 /// True when the closest corners `point_a` and `point_b` lie across the
 /// reference face from each other: their offset along the face (across its
-/// unit `normal`) is within rounding of 0. The faces are then flush, and
-/// whether the search named two corners or a corner and an edge was
-/// rounding's choice.
+/// unit `normal`) is within the search's rounding
+/// ([`CLOSEST_ROUNDING_GUARD`] of the largest coordinate of either
+/// polygon) of 0. The faces are then flush, and whether the search named
+/// two corners or a corner and an edge was rounding's choice.
 fn flush(
     point_a: Vec2,
     point_b: Vec2,
@@ -157,7 +152,7 @@ fn flush(
         .iter()
         .chain(b.vertices)
         .fold(0.0, |m: Real, v| m.max(v.x.abs()).max(v.y.abs()));
-    cross(point_b - point_a, normal).abs() <= FLUSH_GUARD * magnitude
+    cross(point_b - point_a, normal).abs() <= CLOSEST_ROUNDING_GUARD * magnitude
 }
 
 /// [`max_face_separation`] of `other` from the faces of `polygon`, in eight
