@@ -6,7 +6,7 @@
 //!   settling sag of the top box is < 0.1 m;
 //! - a pyramid of base 40 ends within 5 mm of its axis after 10 s, built
 //!   from left to right or from right to left: the order the boxes are
-//!   made in does not lean it (it leaned 1.1 and 1.5 cm while the solver's
+//!   made in does not lean it (it leaned 1.1–1.5 cm while the solver's
 //!   colours followed that order);
 //! - 2,000 circles dropped into a closed 80 × 60 box settle (with
 //!   `WorldSettings::stiff`): none escape, none overlaps another by more than

@@ -10,12 +10,13 @@
 //! the second or third lowest already open, so that the order of the
 //! colours does not follow the order the constraints come in (see
 //! `spread_color`). Within a colour no constraint reads or writes a body
-//! another one writes, so they can be solved in any order, and at once. A colour's constraints are
-//! packed by point count (1, 2, or up to 4; round constraints, see
-//! `round.rs`, in batches of their own) into batches of [`LANES`], as
-//! they come: the step builds each constraint straight into its lane from
-//! the manifold ([`WideContacts::push_manifold`]), with no intermediate
-//! constraint list. The rare constraint that finds no free colour among
+//! another one writes, so they can be solved in any order, and at once.
+//! A colour's constraints are packed by point count (1, 2, or up to 4;
+//! round constraints, see `round.rs`, in batches of their own) into
+//! batches of [`LANES`], as they come: the step builds each constraint
+//! straight into its lane from the manifold
+//! ([`WideContacts::push_manifold`]), with no intermediate constraint
+//! list. The rare constraint that finds no free colour among
 //! [`COLORS`] is kept whole and solved by the scalar code after the colours.
 //! Batches of one, two or four points are solved two at a time, side by
 //! side, so the processor overlaps their chains of dependent operations
