@@ -42,7 +42,11 @@ impl World {
             h.write_u32(body.awake as u32);
         }
         h.write_u32(self.projectiles.len() as u32);
-        for (_, projectile) in &self.projectiles {
+        for projectile in self
+            .projectile_order
+            .iter()
+            .filter_map(|&key| self.projectiles.get(key))
+        {
             for v in [
                 projectile.position.x,
                 projectile.position.y,

@@ -10,11 +10,12 @@
 //! Invariants:
 //! - the world never holds a NaN: every setter validates and refuses bad input
 //!   with a [`WorldError`], leaving the world unchanged;
-//! - a step is deterministic: bodies, colliders, projectiles and contact pairs
-//!   are visited in handle order (slotmap keys, then `BTreeMap` order), and
-//!   whatever the broadphase trees return is sorted by handle before it is
-//!   used, so results never depend on the trees' shapes; the same inputs give
-//!   bit-identical states ([`World::state_hash`]);
+//! - a step is deterministic: bodies, colliders and contact pairs are
+//!   visited in handle order (slotmap keys, then `BTreeMap` order),
+//!   projectiles in the order they were added, and whatever the broadphase
+//!   trees return is sorted by handle before it is used, so results never
+//!   depend on the trees' shapes; the same inputs give bit-identical states
+//!   ([`World::state_hash`]), in a world restored from a snapshot too;
 //! - every collider has a broadphase proxy whose fat box contains the
 //!   collider's shape over the whole last step (its swept box) and now, grown
 //!   by [`SPECULATIVE_DISTANCE`]; so any two colliders within that distance
@@ -99,6 +100,13 @@ pub struct World {
     bodies: SlotMap<BodyKey, Body>,
     colliders: SlotMap<ColliderKey, Collider>,
     projectiles: SlotMap<ProjectileKey, Projectile>,
+    /// The projectiles in flight in the order they were added: the order a
+    /// step traces them in (so pushes on one body add up in it) and the
+    /// hash reads them. Which slot a new projectile takes depends on the
+    /// map's free list, which a snapshot read back from serde rebuilds in
+    /// another order; this list keeps a restored world stepping as the
+    /// original does.
+    projectile_order: Vec<ProjectileKey>,
     contacts: pair_map::PairMap,
     broad_phase: BroadPhase<ColliderKey>,
     events: Vec<Event>,
@@ -127,6 +135,7 @@ impl World {
             bodies: SlotMap::with_key(),
             colliders: SlotMap::with_key(),
             projectiles: SlotMap::with_key(),
+            projectile_order: Vec::new(),
             contacts: pair_map::PairMap::default(),
             broad_phase: BroadPhase::new(),
             events: Vec::new(),

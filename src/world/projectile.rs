@@ -218,6 +218,7 @@ impl World {
             user_data: def.user_data,
             pierced: SmallVec::new(),
         });
+        self.projectile_order.push(key);
         Ok(self.projectile_handle(key))
     }
 
@@ -231,8 +232,9 @@ impl World {
         }
         self.projectiles
             .remove(projectile.key)
-            .map(|_| ())
-            .ok_or(WorldError::StaleProjectile)
+            .ok_or(WorldError::StaleProjectile)?;
+        self.projectile_order.retain(|&key| key != projectile.key);
+        Ok(())
     }
 
     /// The projectile, or `None` once it hit, expired or was removed.
@@ -243,11 +245,13 @@ impl World {
         self.projectiles.get(projectile.key)
     }
 
-    /// Every projectile in flight, in a deterministic order.
+    /// Every projectile in flight, in the order they were added (the order
+    /// a step traces them in).
     pub fn projectiles(&self) -> impl Iterator<Item = (ProjectileHandle, &Projectile)> {
-        self.projectiles
-            .iter()
-            .map(|(key, p)| (self.projectile_handle(key), p))
+        self.projectile_order.iter().filter_map(|&key| {
+            let p = self.projectiles.get(key)?;
+            Some((self.projectile_handle(key), p))
+        })
     }
 
     /// Number of projectiles in flight.

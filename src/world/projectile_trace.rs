@@ -106,11 +106,15 @@ impl World {
             colliders,
             broad_phase,
             projectiles,
+            projectile_order,
             scratch,
             events,
             ..
         } = self;
-        for (key, projectile) in projectiles.iter_mut() {
+        for &key in projectile_order.iter() {
+            let Some(projectile) = projectiles.get_mut(key) else {
+                continue;
+            };
             let handle = super::ProjectileHandle { key, world: *id };
             hits.clear();
             projectile.velocity += gravity * projectile.gravity_scale * dt;
@@ -148,6 +152,12 @@ impl World {
         }
         for key in &removed {
             self.projectiles.remove(*key);
+        }
+        // `removed` is in the list's order: one pass drops them.
+        if !removed.is_empty() {
+            let mut gone = removed.iter().peekable();
+            self.projectile_order
+                .retain(|key| gone.next_if_eq(&key).is_none());
         }
         self.scratch.projectile_hits = candidates;
         self.scratch.removed_projectiles = removed;

@@ -149,6 +149,21 @@ impl World {
             }
             check_finite("gravity_scale", p.gravity_scale)?;
         }
+        // The order names every projectile in flight exactly once.
+        if self.projectile_order.len() != self.projectiles.len() {
+            return Err(WorldError::StaleProjectile);
+        }
+        let mut named: Vec<u64> = Vec::with_capacity(self.projectile_order.len());
+        for &key in &self.projectile_order {
+            if !self.projectiles.contains_key(key) {
+                return Err(WorldError::StaleProjectile);
+            }
+            named.push(slotmap::Key::data(&key).as_ffi());
+        }
+        named.sort_unstable();
+        if named.windows(2).any(|w| w[0] == w[1]) {
+            return Err(WorldError::StaleProjectile);
+        }
         Ok(())
     }
 }
@@ -198,6 +213,7 @@ mod serde_impl {
         bodies: &'a SlotMap<BodyKey, Body>,
         colliders: &'a SlotMap<ColliderKey, Collider>,
         projectiles: &'a SlotMap<ProjectileKey, Projectile>,
+        projectile_order: &'a [ProjectileKey],
         /// A sequence of pairs: map keys of most formats must be strings.
         contacts: Vec<(&'a PairKey, &'a ContactPair, &'a Impulses)>,
         events: &'a [Event],
@@ -212,6 +228,10 @@ mod serde_impl {
         bodies: SlotMap<BodyKey, Body>,
         colliders: SlotMap<ColliderKey, Collider>,
         projectiles: SlotMap<ProjectileKey, Projectile>,
+        /// Missing in snapshots written before the order was kept: the
+        /// projectiles are then taken in slot order.
+        #[serde(default)]
+        projectile_order: Option<Vec<ProjectileKey>>,
         contacts: Vec<(PairKey, ContactPair, Impulses)>,
         events: Vec<Event>,
         step_count: u64,
@@ -226,6 +246,7 @@ mod serde_impl {
                 bodies: &state.bodies,
                 colliders: &state.colliders,
                 projectiles: &state.projectiles,
+                projectile_order: &state.projectile_order,
                 contacts: state.contacts.iter_with_impulses().collect(),
                 events: &state.events,
                 step_count: state.step_count,
@@ -242,6 +263,9 @@ mod serde_impl {
             world.id = owned.id;
             world.bodies = owned.bodies;
             world.colliders = owned.colliders;
+            world.projectile_order = owned
+                .projectile_order
+                .unwrap_or_else(|| owned.projectiles.keys().collect());
             world.projectiles = owned.projectiles;
             world.contacts = owned.contacts.into_iter().collect();
             world.events = owned.events;
