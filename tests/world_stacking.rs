@@ -29,22 +29,7 @@ fn add_static_box(world: &mut World, min: (f32, f32), max: (f32, f32)) {
 fn pyramid_of_twenty_stands_for_ten_seconds() {
     let mut world = World::new(WorldSettings::default()).unwrap();
     add_static_box(&mut world, (-50.0, -1.0), (50.0, 0.0));
-    let base = 20;
-    let mut boxes: Vec<(BodyHandle, f32, f32)> = Vec::new();
-    let unit = ConvexPolygon::rectangle(vec2(-0.5, -0.5), vec2(0.5, 0.5)).unwrap();
-    for row in 0..base {
-        for i in 0..(base - row) {
-            let x = i as f32 - (base - row) as f32 * 0.5 + 0.5;
-            let y = 0.5 + row as f32;
-            let body = world
-                .add_body(BodyDef::dynamic(Pose::from_translation(vec2(x, y))))
-                .unwrap();
-            world
-                .add_collider(body, ColliderDef::new(unit.clone()))
-                .unwrap();
-            boxes.push((body, x, y));
-        }
-    }
+    let boxes = add_pyramid(&mut world, 20, false);
     let (top, _, top_start_y) = *boxes.last().unwrap();
     let mut top_after_one_second = vec2(0.0, 0.0);
     for step in 1..=600 {
@@ -68,31 +53,40 @@ fn pyramid_of_twenty_stands_for_ten_seconds() {
     }
 }
 
-/// Where the top box of a pyramid of `base` unit boxes ends after 600
-/// steps (its x, m), the boxes of each row made from left to right or
-/// from right to left.
-fn pyramid_top_after_ten_seconds(base: usize, right_to_left: bool) -> f32 {
-    let mut world = World::new(WorldSettings::default()).unwrap();
-    add_static_box(&mut world, (-60.0, -1.0), (60.0, 0.0));
+/// Adds a pyramid of `base` unit boxes standing on y = 0, the boxes of
+/// each row made from left to right (or from right to left), rows from
+/// the bottom up; returns each box with its starting x and y (the top box
+/// last).
+fn add_pyramid(world: &mut World, base: usize, right_to_left: bool) -> Vec<(BodyHandle, f32, f32)> {
     let unit = ConvexPolygon::rectangle(vec2(-0.5, -0.5), vec2(0.5, 0.5)).unwrap();
-    let mut top = None;
+    let mut boxes = Vec::new();
     for row in 0..base {
         let in_row = base - row;
         for i in 0..in_row {
             let column = if right_to_left { in_row - 1 - i } else { i };
-            let x = column as f32 - in_row as f32 * 0.5 + 0.5;
-            let pose = Pose::from_translation(vec2(x, 0.5 + row as f32));
-            let body = world.add_body(BodyDef::dynamic(pose)).unwrap();
+            let (x, y) = (column as f32 - in_row as f32 * 0.5 + 0.5, 0.5 + row as f32);
+            let body = world
+                .add_body(BodyDef::dynamic(Pose::from_translation(vec2(x, y))))
+                .unwrap();
             world
                 .add_collider(body, ColliderDef::new(unit.clone()))
                 .unwrap();
-            top = Some(body);
+            boxes.push((body, x, y));
         }
     }
+    boxes
+}
+
+/// Where the top box of a pyramid of `base` unit boxes ends after 600
+/// steps (its x, m), built as [`add_pyramid`] does.
+fn pyramid_top_after_ten_seconds(base: usize, right_to_left: bool) -> f32 {
+    let mut world = World::new(WorldSettings::default()).unwrap();
+    add_static_box(&mut world, (-60.0, -1.0), (60.0, 0.0));
+    let (top, _, _) = *add_pyramid(&mut world, base, right_to_left).last().unwrap();
     for _ in 0..600 {
         world.step(DT).unwrap();
     }
-    world.body(top.unwrap()).unwrap().pose().translation.x
+    world.body(top).unwrap().pose().translation.x
 }
 
 #[test]
