@@ -432,13 +432,20 @@ impl<const P: usize> Batch<P> {
         inv_h: Real,
         use_bias: bool,
     ) {
-        let mut a = [WideBody::default(); N];
-        let mut b = [WideBody::default(); N];
-        let mut soft = [LaneSoftness::default(); N];
-        for s in 0..N {
+        // Each array starts as N copies of the first batch's values, which
+        // the loop overwrites for the others: filled from defaults, the
+        // arrays were zeroed first, a call to `memset` per group (1.4% of
+        // the pyramid's instructions).
+        let first = &*group[0];
+        let mut a = [WideBody::gather(bodies, &first.body_a, first.inv_inertia_a); N];
+        let mut b = [WideBody::gather(bodies, &first.body_b, first.inv_inertia_b); N];
+        for s in 1..N {
             let batch = &*group[s];
             a[s] = WideBody::gather(bodies, &batch.body_a, batch.inv_inertia_a);
             b[s] = WideBody::gather(bodies, &batch.body_b, batch.inv_inertia_b);
+        }
+        let mut soft = [LaneSoftness::new(&a[0], &b[0], softness, max_push, inv_h); N];
+        for s in 1..N {
             soft[s] = LaneSoftness::new(&a[s], &b[s], softness, max_push, inv_h);
         }
         for k in 0..P {
