@@ -5,7 +5,8 @@
 //!   (`SolverError::BodyIndex`, naming the side, the index and both
 //!   lengths), and the refused manifold adds nothing;
 //! - a constraint whose public `body_b` was changed to such an index after
-//!   it was built is solved without a panic, its side past the bodies
+//!   it was built (even one too large for 32 bits) is solved without a
+//!   panic, its side past the bodies
 //!   standing for a body that does not move: the scalar passes and the
 //!   lanes give the same bodies bit for bit, and match the same constraint
 //!   built against the fixed body 0 with no inertia on that side.
@@ -144,12 +145,27 @@ fn a_manifold_past_the_bodies_adds_nothing() {
 
 #[test]
 fn a_side_moved_past_the_bodies_stands_for_one_that_does_not_move() {
+    moved_past_the_bodies(3);
+}
+
+/// A side moved to an index too large for the lanes' 32-bit indices is past
+/// the bodies too, not the body its low 32 bits name (body 2 here).
+#[cfg(target_pointer_width = "64")]
+#[test]
+fn a_side_past_32_bits_stands_for_one_that_does_not_move() {
+    moved_past_the_bodies((1 << 32) + 2);
+}
+
+/// The constraint between bodies 1 and 2 with side B moved to `past`
+/// (past the bodies) solves, in the scalar passes and in the lanes, as
+/// against the fixed body with no inertia on that side.
+fn moved_past_the_bodies(past_index: usize) {
     let (bodies, turns) = bodies();
     let settings = ContactSettings::default();
     let softness = ContactSoftness::new(&settings, 1.0 / 240.0);
     // Built between two moving bodies, then pointed past the bodies.
     let mut past = build((&bodies, &turns), 1, 2).unwrap();
-    past.body_b = 3;
+    past.body_b = past_index;
     // The same constraint against the fixed body 0, no inertia on that side.
     let mut fixed = build((&bodies, &turns), 1, 2).unwrap();
     fixed.body_b = 0;

@@ -39,6 +39,65 @@ const _: () = {
     assert!(size_of::<F8>() == 32);
 };
 
+/// How the lanes reach the solver bodies by index.
+///
+/// Checked, on a plain slice: an index past the bodies stands for the
+/// fixed body ([`SolverBody::FIXED`]) and is never written. Unchecked, on
+/// [`Fitted`] bodies, which every index the lanes name is known to fit.
+/// Both give the same bodies for every index that fits.
+pub(super) trait Bodies {
+    /// The body lane index `i` reads.
+    fn pick(&self, i: u32) -> &SolverBody;
+    /// The body lane index `i` writes, if it names one.
+    fn pick_mut(&mut self, i: u32) -> Option<&mut SolverBody>;
+}
+
+impl Bodies for [SolverBody] {
+    #[inline(always)]
+    fn pick(&self, i: u32) -> &SolverBody {
+        self.get(i as usize).unwrap_or(&SolverBody::FIXED)
+    }
+
+    #[inline(always)]
+    fn pick_mut(&mut self, i: u32) -> Option<&mut SolverBody> {
+        self.get_mut(i as usize)
+    }
+}
+
+/// Solver bodies that every index given to [`Bodies::pick`] and
+/// [`Bodies::pick_mut`] fits: those index without a bounds check (one
+/// comparison per lane and side fewer, in every pass).
+pub(super) struct Fitted<'a>(&'a mut [SolverBody]);
+
+impl<'a> Fitted<'a> {
+    /// `bodies`, if `largest` fits them.
+    ///
+    /// # Safety
+    /// Every index later given to [`Bodies::pick`] or [`Bodies::pick_mut`]
+    /// of the result must be at most `largest`.
+    #[inline]
+    pub(super) unsafe fn new(bodies: &'a mut [SolverBody], largest: u32) -> Option<Self> {
+        ((largest as usize) < bodies.len()).then_some(Fitted(bodies))
+    }
+}
+
+impl Bodies for Fitted<'_> {
+    #[inline(always)]
+    fn pick(&self, i: u32) -> &SolverBody {
+        debug_assert!((i as usize) < self.0.len());
+        // SAFETY: `i` is at most the `largest` that `Fitted::new` found
+        // smaller than the length (its caller's promise).
+        unsafe { self.0.get_unchecked(i as usize) }
+    }
+
+    #[inline(always)]
+    fn pick_mut(&mut self, i: u32) -> Option<&mut SolverBody> {
+        debug_assert!((i as usize) < self.0.len());
+        // SAFETY: as in `pick`.
+        Some(unsafe { self.0.get_unchecked_mut(i as usize) })
+    }
+}
+
 /// The two rows of eight bodies as lanes.
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct BodyLanes {
@@ -90,14 +149,17 @@ pub(super) fn gather_by_lane(bodies: [&SolverBody; N]) -> BodyLanes {
 /// [`scatter_velocities`] one float at a time.
 #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
 #[inline(always)]
-pub(super) fn scatter_by_lane(
-    bodies: &mut [SolverBody],
+pub(super) fn scatter_by_lane<B: Bodies + ?Sized>(
+    bodies: &mut B,
     index: &[u32; N],
     [vx, vy, w, inv_mass]: [F8; 4],
     write: impl Fn(usize) -> bool,
 ) {
     for (l, &i) in index.iter().enumerate() {
-        if let (true, Some(b)) = (write(l), bodies.get_mut(i as usize)) {
+        if !write(l) {
+            continue;
+        }
+        if let Some(b) = bodies.pick_mut(i) {
             b.linear_velocity.x = vx.0[l];
             b.linear_velocity.y = vy.0[l];
             b.angular_velocity = w.0[l];
@@ -108,7 +170,7 @@ pub(super) fn scatter_by_lane(
 
 #[cfg(target_arch = "x86_64")]
 mod sse {
-    use super::{BodyLanes, F8, N, SolverBody};
+    use super::{Bodies, BodyLanes, F8, N, SolverBody};
     use std::arch::x86_64::{
         __m128, _mm_load_ps, _mm_movehl_ps, _mm_movelh_ps, _mm_setzero_ps, _mm_store_ps,
         _mm_unpackhi_ps, _mm_unpacklo_ps,
@@ -200,8 +262,8 @@ mod sse {
     /// row (with the inverse mass, which the solver never changes) into
     /// `bodies[index[l]]` where `write(l)` holds and the index is in range.
     #[inline(always)]
-    pub(in super::super) fn scatter_velocities(
-        bodies: &mut [SolverBody],
+    pub(in super::super) fn scatter_velocities<B: Bodies + ?Sized>(
+        bodies: &mut B,
         index: &[u32; N],
         velocity: [F8; 4],
         write: impl Fn(usize) -> bool,
@@ -210,7 +272,10 @@ mod sse {
         let low = transpose([vx[0], vy[0], w[0], inv_mass[0]]);
         let high = transpose([vx[1], vy[1], w[1], inv_mass[1]]);
         for (l, &i) in index.iter().enumerate() {
-            if let (true, Some(body)) = (write(l), bodies.get_mut(i as usize)) {
+            if !write(l) {
+                continue;
+            }
+            if let Some(body) = bodies.pick_mut(i) {
                 let at = (body as *mut SolverBody).cast::<f32>();
                 let velocity_row = if l < 4 { low[l] } else { high[l - 4] };
                 // SAFETY: SSE is part of every x86-64 processor; the
@@ -247,6 +312,26 @@ mod tests {
     }
 
     #[test]
+    fn fitted_bodies_are_the_checked_ones_where_indices_fit() {
+        let mut bodies: Vec<SolverBody> = (0..5).map(body).collect();
+        let expected = bodies.clone();
+        // Checked: past the end is the fixed body, and nothing to write.
+        let slice = bodies.as_mut_slice();
+        assert_eq!(*slice.pick(5), SolverBody::FIXED);
+        assert_eq!(*slice.pick(u32::MAX), SolverBody::FIXED);
+        assert!(slice.pick_mut(5).is_none());
+        // SAFETY: only indices up to 4 are given below.
+        assert!(unsafe { Fitted::new(&mut bodies, 5) }.is_none());
+        let mut fitted = unsafe { Fitted::new(&mut bodies, 4) }.unwrap();
+        for i in 0..5u32 {
+            assert_eq!(*fitted.pick(i), expected[i as usize]);
+            fitted.pick_mut(i).unwrap().angular_velocity = -1.0;
+        }
+        assert!(bodies.iter().all(|b| b.angular_velocity == -1.0));
+        assert!(unsafe { Fitted::new(&mut [], 0) }.is_none());
+    }
+
+    #[test]
     fn gather_is_the_lane_by_lane_gather() {
         let bodies: Vec<SolverBody> = (0..11).map(body).collect();
         let picks = [3usize, 0, 10, 7, 7, 1, 9, 4];
@@ -271,8 +356,8 @@ mod tests {
         }
         let (mut fast, mut reference) = (start.clone(), start.clone());
         let velocity = [lanes.vx, lanes.vy, lanes.w, lanes.inv_mass];
-        scatter_velocities(&mut fast, &index, velocity, write);
-        scatter_by_lane(&mut reference, &index, velocity, write);
+        scatter_velocities(fast.as_mut_slice(), &index, velocity, write);
+        scatter_by_lane(reference.as_mut_slice(), &index, velocity, write);
         assert_eq!(fast, reference);
         // Lane 0 went to body 2; lane 1 was not flagged, lane 2 is out of range.
         assert_eq!(fast[2].linear_velocity, vec2(100.0, -100.0));

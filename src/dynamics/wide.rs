@@ -25,12 +25,19 @@
 //! Invariants:
 //! - every lane computes exactly what [`solve_constraint`] computes for its
 //!   constraint, given the same body velocities (the same formulas in the
-//!   same order; missing points have zero mass, and empty lanes name no
-//!   body, so neither changes anything);
+//!   same order; missing points have zero mass, and empty lanes have no
+//!   mass nor inertia and are never written back, so neither changes
+//!   anything);
 //! - the colouring and the batches depend only on the constraints, their
 //!   order and their bodies' indices, so the step stays deterministic;
-//! - bodies that cannot move (inverse mass and inertia 0) are never written.
+//! - bodies that cannot move (inverse mass and inertia 0) are never written;
+//! - every body index a lane of this step names is at most `largest` (an
+//!   empty lane names body 0): a pass over bodies that `largest` fits
+//!   reads and writes them without bounds checks ([`Fitted`]); a pass over
+//!   fewer bodies checks every index (one past the bodies is the fixed
+//!   body).
 
+use super::body_rows::{Bodies, Fitted};
 use super::contact_solver::{
     BodyTurn, ConstraintPoint, ContactConstraint, ContactSettings, ContactSoftness, SolverBody,
     apply_restitution, is_fixed, solve_constraint, warm_start_constraint,
@@ -38,7 +45,7 @@ use super::contact_solver::{
 use super::error::{SolverError, check_bodies};
 use super::softness::Softness;
 pub use super::wide_batch::LANES;
-use super::wide_batch::{Batch, LaneHead};
+use super::wide_batch::{Batch, LaneHead, lane_index};
 use super::wide_round::RoundBatch;
 use crate::math::{Real, Vec2};
 use crate::query::{FeatureId, Manifold};
@@ -48,10 +55,11 @@ use crate::query::{FeatureId, Manifold};
 /// in one step is rare (a ball in a hexagonal pile touches six).
 pub const COLORS: usize = 32;
 
-/// A batch whose lanes can all be marked empty (no body, no constraint)
-/// without rewriting its values.
+/// A batch whose lanes can all be marked empty (no constraint, body 0 on
+/// both sides, no mass nor inertia) without rewriting its values.
 pub(super) trait Lanes: Default {
-    /// Marks every lane empty: each names no body and no constraint.
+    /// Marks every lane empty: each names no constraint and body 0 on both
+    /// sides, which it gives no mass nor inertia.
     fn forget_lanes(&mut self);
 }
 
@@ -60,9 +68,8 @@ pub(super) trait Lanes: Default {
 /// empty instead of rewriting the whole batch (0.6 to 1.7 KB; a pyramid of
 /// 5,050 boxes starts 1,900 two-point batches of 1 KB a step). A lane
 /// filled later is written whole, so the values an empty lane keeps from
-/// an earlier step are never read out: it names no body and has no
-/// inertia, so it reads the fixed body (zero velocity) and is never
-/// written back.
+/// an earlier step are never read out: it has no mass nor inertia, so
+/// what it computes moves nothing, and it is never written back.
 #[derive(Clone, Debug, Default)]
 struct Batches<T> {
     /// Every batch made so far; the first `used` are this step's.
@@ -104,9 +111,9 @@ impl<T> std::ops::DerefMut for Batches<T> {
 /// the loops of every class inlined into one pass, grouping cost the
 /// pyramid more than it gained.
 #[inline(never)]
-fn solve_batches<const P: usize, const N: usize>(
+fn solve_batches<const P: usize, const N: usize, B: Bodies + ?Sized>(
     batches: &mut [Batch<P>],
-    bodies: &mut [SolverBody],
+    bodies: &mut B,
     (softness, max_push, inv_h, use_bias): (ContactSoftness, Real, Real, bool),
 ) {
     // `chunks_exact_mut` with a conversion that never fails: with
@@ -214,6 +221,8 @@ pub struct WideContacts {
     location: Vec<Location>,
     /// Per body: the colours in which constraints write it or only read it.
     masks: Vec<BodyColors>,
+    /// The largest body index a lane names this step (see the invariants).
+    largest: u32,
     settings: ContactSettings,
     softness: ContactSoftness,
 }
@@ -278,6 +287,7 @@ impl Default for WideContacts {
             overflow: Vec::new(),
             location: Vec::new(),
             masks: Vec::new(),
+            largest: 0,
             settings: ContactSettings::default(),
             // Replaced by every `begin`.
             softness: ContactSoftness {
@@ -308,6 +318,7 @@ impl WideContacts {
         self.location.clear();
         self.masks.clear();
         self.masks.resize(bodies.len(), BodyColors::default());
+        self.largest = 0;
     }
 
     /// Colours the next constraint, between bodies `a` and `b` (of inverse
@@ -365,6 +376,7 @@ impl WideContacts {
                 });
             }
             self.used_colors = self.used_colors.max(color + 1);
+            self.largest = self.largest.max(lane_index(a)).max(lane_index(b));
             let class = point_class(points, round);
             let (batch, lane) = self.colors[color].reserve(class);
             Location::Lane {
@@ -467,6 +479,7 @@ impl WideContacts {
             normal: manifold.normal,
             friction,
             restitution,
+            inv_mass: [a.inv_mass, b.inv_mass],
             inv_inertia,
         };
         let (a, b) = ((a, inv_inertia[0]), (b, inv_inertia[1]));
@@ -532,8 +545,29 @@ impl WideContacts {
         &self.colors[..self.used_colors]
     }
 
+    /// `bodies` as the lanes may index them without checks, if every
+    /// index a lane names fits them.
+    fn fitted<'a>(&self, bodies: &'a mut [SolverBody]) -> Option<Fitted<'a>> {
+        // SAFETY: every lane of this step's batches (the only ones the
+        // passes visit) names bodies at most `largest` (see the invariants:
+        // `place` raises it for every lane it fills, and an empty lane names
+        // body 0).
+        unsafe { Fitted::new(bodies, self.largest) }
+    }
+
     /// Applies the stored impulses of every constraint (see `warm_start`).
     pub fn warm_start(&self, bodies: &mut [SolverBody]) {
+        match self.fitted(bodies) {
+            Some(mut fitted) => self.warm_start_lanes(&mut fitted),
+            None => self.warm_start_lanes(bodies),
+        }
+        for c in &self.overflow {
+            warm_start_constraint(bodies, c);
+        }
+    }
+
+    /// [`Self::warm_start`] of the lanes.
+    fn warm_start_lanes<B: Bodies + ?Sized>(&self, bodies: &mut B) {
         for color in self.colors() {
             color.one.iter().for_each(|batch| batch.warm_start(bodies));
             color.two.iter().for_each(|batch| batch.warm_start(bodies));
@@ -543,32 +577,46 @@ impl WideContacts {
                 .iter()
                 .for_each(|batch| batch.warm_start(bodies));
         }
-        for c in &self.overflow {
-            warm_start_constraint(bodies, c);
-        }
     }
 
     /// One pass over every constraint, colour by colour, then the overflow
     /// (see `solve`).
     pub fn solve(&mut self, bodies: &mut [SolverBody], inv_h: Real, use_bias: bool) {
-        let (max_push, softness) = (self.settings.max_push_velocity, self.softness);
-        for color in &mut self.colors[..self.used_colors] {
-            let pass = (softness, max_push, inv_h, use_bias);
-            solve_batches::<1, 2>(&mut color.one, bodies, pass);
-            solve_batches::<2, 2>(&mut color.two, bodies, pass);
-            solve_batches::<4, 2>(&mut color.four, bodies, pass);
-            for batch in color.round.iter_mut() {
-                batch.solve(bodies, softness, max_push, inv_h, use_bias);
-            }
+        match self.fitted(bodies) {
+            Some(mut fitted) => self.solve_lanes(&mut fitted, inv_h, use_bias),
+            None => self.solve_lanes(bodies, inv_h, use_bias),
         }
         for c in &mut self.overflow {
             solve_constraint(bodies, c, &self.settings, self.softness, inv_h, use_bias);
         }
     }
 
+    /// [`Self::solve`] of the lanes.
+    fn solve_lanes<B: Bodies + ?Sized>(&mut self, bodies: &mut B, inv_h: Real, use_bias: bool) {
+        let (max_push, softness) = (self.settings.max_push_velocity, self.softness);
+        for color in &mut self.colors[..self.used_colors] {
+            let pass = (softness, max_push, inv_h, use_bias);
+            solve_batches::<1, 2, B>(&mut color.one, bodies, pass);
+            solve_batches::<2, 2, B>(&mut color.two, bodies, pass);
+            solve_batches::<4, 2, B>(&mut color.four, bodies, pass);
+            for batch in color.round.iter_mut() {
+                batch.solve(bodies, softness, max_push, inv_h, use_bias);
+            }
+        }
+    }
+
     /// Restitution once after the substeps (see `apply_restitution`), in
     /// the order of [`Self::solve_order`].
     pub fn restitution(&mut self, bodies: &mut [SolverBody]) {
+        match self.fitted(bodies) {
+            Some(mut fitted) => self.restitution_lanes(&mut fitted),
+            None => self.restitution_lanes(bodies),
+        }
+        apply_restitution(bodies, &mut self.overflow, &self.settings);
+    }
+
+    /// [`Self::restitution`] of the lanes.
+    fn restitution_lanes<B: Bodies + ?Sized>(&mut self, bodies: &mut B) {
         let threshold = self.settings.restitution_threshold;
         for color in &mut self.colors[..self.used_colors] {
             for batch in color.one.iter_mut() {
@@ -584,7 +632,6 @@ impl WideContacts {
                 batch.restitution(bodies, threshold);
             }
         }
-        apply_restitution(bodies, &mut self.overflow, &self.settings);
     }
 
     /// Accumulated impulses of point `k` of constraint `index` (in the order

@@ -7,15 +7,16 @@
 //!   `warm_start_constraint` and `apply_restitution` compute for its
 //!   constraint, given the same body velocities (the same formulas in the
 //!   same order);
-//! - an empty lane names no body and no constraint (index `u32::MAX`): it
-//!   reads the fixed body, is never written back and never read out, so
-//!   the values it may keep from an earlier step change nothing (see
-//!   `wide.rs`);
+//! - an empty lane names no constraint (index `u32::MAX`) and body 0 on
+//!   both sides, with no inverse mass nor inertia: it reads body 0 (or
+//!   the fixed body, when there are no bodies) and is never written back
+//!   nor read out, so neither what it computes nor the values it may keep
+//!   from an earlier step change anything (see `wide.rs`);
 //! - a point a lane's constraint does not have has zero mass and no
 //!   impulse, and changes nothing;
 //! - bodies that cannot move (inverse mass and inertia 0) are never written.
 
-use super::body_rows;
+use super::body_rows::{self, Bodies};
 use super::contact_solver::{ConstraintPoint, ContactConstraint, ContactSoftness, SolverBody};
 use super::lanes::{F8, M8};
 use super::softness::Softness;
@@ -84,6 +85,8 @@ pub(super) struct LaneHead {
     pub friction: Real,
     /// Restitution in [0, 1].
     pub restitution: Real,
+    /// The inverse masses of bodies A and B (1/kg).
+    pub inv_mass: [Real; 2],
     /// The inverse rotational inertias of bodies A and B (1/(kg·m²)).
     pub inv_inertia: [Real; 2],
 }
@@ -99,6 +102,8 @@ pub(super) struct Batch<const P: usize> {
     normal_y: Lane,
     friction: Lane,
     restitution: Lane,
+    inv_mass_a: Lane,
+    inv_mass_b: Lane,
     inv_inertia_a: Lane,
     inv_inertia_b: Lane,
     pub(super) points: [WidePoint; P],
@@ -107,13 +112,15 @@ pub(super) struct Batch<const P: usize> {
 impl<const P: usize> Default for Batch<P> {
     fn default() -> Self {
         Batch {
-            body_a: [u32::MAX; LANES],
-            body_b: [u32::MAX; LANES],
+            body_a: [0; LANES],
+            body_b: [0; LANES],
             constraint: [u32::MAX; LANES],
             normal_x: ZERO,
             normal_y: ZERO,
             friction: ZERO,
             restitution: ZERO,
+            inv_mass_a: ZERO,
+            inv_mass_b: ZERO,
             inv_inertia_a: ZERO,
             inv_inertia_b: ZERO,
             points: [WidePoint::default(); P],
@@ -123,11 +130,13 @@ impl<const P: usize> Default for Batch<P> {
 
 impl<const P: usize> super::wide::Lanes for Batch<P> {
     fn forget_lanes(&mut self) {
-        self.body_a = [u32::MAX; LANES];
-        self.body_b = [u32::MAX; LANES];
+        self.body_a = [0; LANES];
+        self.body_b = [0; LANES];
         self.constraint = [u32::MAX; LANES];
-        // With no inertia either, an empty lane is fixed on both sides by
-        // its own values too, not only by naming no body.
+        // With no mass nor inertia an empty lane is fixed on both sides,
+        // and so never written back.
+        self.inv_mass_a = ZERO;
+        self.inv_mass_b = ZERO;
         self.inv_inertia_a = ZERO;
         self.inv_inertia_b = ZERO;
     }
@@ -143,17 +152,26 @@ pub(super) struct WideBody {
     pub(super) dpy: Lane,
     cos: Lane,
     sin: Lane,
+    /// The lane's inverse masses (the batch's copy, 0 in an empty lane).
     pub(super) inv_mass: Lane,
     pub(super) inv_inertia: Lane,
+    /// The bodies' own inverse masses, as their velocity rows hold them:
+    /// written back with the velocities, unchanged.
+    row_inv_mass: Lane,
 }
 
 impl WideBody {
-    /// The lanes' bodies; `inv_inertia` is the batch's copy of theirs (the
-    /// bodies do not hold it: see [`SolverBody`]).
+    /// The lanes' bodies, with the batch's copies of their inverse masses
+    /// and inertias (the bodies do not hold the inertia: see
+    /// [`SolverBody`]; a side past the bodies has neither, and neither has
+    /// an empty lane).
     #[inline(always)]
-    pub(super) fn gather(bodies: &[SolverBody], index: &[u32; LANES], inv_inertia: Lane) -> Self {
-        // An empty lane (index `u32::MAX`) or an index past the bodies
-        // stands for the fixed body: zero velocity, never written back.
+    pub(super) fn gather<B: Bodies + ?Sized>(
+        bodies: &B,
+        index: &[u32; LANES],
+        inv_mass: Lane,
+        inv_inertia: Lane,
+    ) -> Self {
         // Plain loops, here, in `body_rows::gather` and in `solve_group`,
         // rather than `std::array::from_fn`, whose closures the compiler
         // inlines only while its budget lasts: with one more grouped pass
@@ -161,9 +179,7 @@ impl WideBody {
         // they built took 13% of the pyramid's step.
         let mut picked = [&SolverBody::FIXED; LANES];
         for (pick, &i) in picked.iter_mut().zip(index) {
-            if let Some(body) = bodies.get(i as usize) {
-                *pick = body;
-            }
+            *pick = bodies.pick(i);
         }
         let rows = body_rows::gather(picked);
         WideBody {
@@ -174,16 +190,16 @@ impl WideBody {
             dpy: rows.dpy,
             cos: rows.cos,
             sin: rows.sin,
-            // In the velocity row: it comes with the velocities for free.
-            inv_mass: rows.inv_mass,
+            inv_mass,
             inv_inertia,
+            row_inv_mass: rows.inv_mass,
         }
     }
 
     /// Writes the velocities back to the lanes' bodies that can move.
     #[inline(always)]
-    pub(super) fn scatter(&self, bodies: &mut [SolverBody], index: &[u32; LANES]) {
-        let velocity = [self.vx, self.vy, self.w, self.inv_mass];
+    pub(super) fn scatter<B: Bodies + ?Sized>(&self, bodies: &mut B, index: &[u32; LANES]) {
+        let velocity = [self.vx, self.vy, self.w, self.row_inv_mass];
         body_rows::scatter_velocities(bodies, index, velocity, |l| {
             self.inv_mass.0[l] > 0.0 || self.inv_inertia.0[l] > 0.0
         });
@@ -298,15 +314,17 @@ impl LaneSoftness {
 
 impl LaneHead {
     /// The shared values of constraint `c` over `bodies` (a side past the
-    /// bodies, the fixed body to the lanes, has no inertia either).
+    /// bodies, the fixed body to the lanes, has no mass nor inertia).
     pub(super) fn of(c: &ContactConstraint, bodies: &[SolverBody]) -> Self {
         let inertia = |i: usize, inv_inertia: Real| bodies.get(i).map_or(0.0, |_| inv_inertia);
+        let mass = |i: usize| bodies.get(i).map_or(0.0, |body| body.inv_mass);
         LaneHead {
             body_a: c.body_a,
             body_b: c.body_b,
             normal: c.normal,
             friction: c.friction,
             restitution: c.restitution,
+            inv_mass: [mass(c.body_a), mass(c.body_b)],
             inv_inertia: [
                 inertia(c.body_a, c.inv_inertia[0]),
                 inertia(c.body_b, c.inv_inertia[1]),
@@ -318,19 +336,20 @@ impl LaneHead {
 impl<const P: usize> Batch<P> {
     /// Fills `lane` with constraint `index`'s shared values.
     pub(super) fn pack_head(&mut self, lane: usize, index: u32, head: &LaneHead) {
-        self.body_a[lane] = head.body_a as u32;
-        self.body_b[lane] = head.body_b as u32;
+        self.body_a[lane] = lane_index(head.body_a);
+        self.body_b[lane] = lane_index(head.body_b);
         self.constraint[lane] = index;
         self.normal_x.0[lane] = head.normal.x;
         self.normal_y.0[lane] = head.normal.y;
         self.friction.0[lane] = head.friction;
         self.restitution.0[lane] = head.restitution;
+        // The inverse masses and inertias are stored: an empty lane then
+        // has none whatever body it reads, and `solve` picks the softness
+        // from both (the stiffer one where a side cannot move).
+        self.inv_mass_a.0[lane] = head.inv_mass[0];
+        self.inv_mass_b.0[lane] = head.inv_mass[1];
         self.inv_inertia_a.0[lane] = head.inv_inertia[0];
         self.inv_inertia_b.0[lane] = head.inv_inertia[1];
-        // The inverse inertias are stored (the one body value outside the
-        // rows `body_rows` moves whole); the inverse masses come with the
-        // velocity row, and `solve` picks the softness from both (the
-        // stiffer one where a side cannot move).
     }
 
     /// Fills point `k` of `lane`.
@@ -379,9 +398,9 @@ impl<const P: usize> Batch<P> {
     }
 
     #[inline(always)]
-    pub(super) fn warm_start(&self, bodies: &mut [SolverBody]) {
-        let mut a = WideBody::gather(bodies, &self.body_a, self.inv_inertia_a);
-        let mut b = WideBody::gather(bodies, &self.body_b, self.inv_inertia_b);
+    pub(super) fn warm_start<B: Bodies + ?Sized>(&self, bodies: &mut B) {
+        let mut a = WideBody::gather(bodies, &self.body_a, self.inv_mass_a, self.inv_inertia_a);
+        let mut b = WideBody::gather(bodies, &self.body_b, self.inv_mass_b, self.inv_inertia_b);
         let (nx, ny) = (self.normal_x, self.normal_y);
         for p in &self.points {
             // tangent = -perp(n) = (ny, -nx)
@@ -395,9 +414,9 @@ impl<const P: usize> Batch<P> {
     }
 
     #[inline(always)]
-    pub(super) fn solve(
+    pub(super) fn solve<B: Bodies + ?Sized>(
         &mut self,
-        bodies: &mut [SolverBody],
+        bodies: &mut B,
         softness: ContactSoftness,
         max_push: Real,
         inv_h: Real,
@@ -424,9 +443,9 @@ impl<const P: usize> Batch<P> {
     /// time: two of them need more registers than there are, and the ball
     /// pit's step took 12–15% longer.
     #[inline(always)]
-    pub(super) fn solve_group<const N: usize>(
+    pub(super) fn solve_group<const N: usize, B: Bodies + ?Sized>(
         group: [&mut Self; N],
-        bodies: &mut [SolverBody],
+        bodies: &mut B,
         softness: ContactSoftness,
         max_push: Real,
         inv_h: Real,
@@ -437,12 +456,14 @@ impl<const P: usize> Batch<P> {
         // arrays were zeroed first, a call to `memset` per group (1.4% of
         // the pyramid's instructions).
         let first = &*group[0];
-        let mut a = [WideBody::gather(bodies, &first.body_a, first.inv_inertia_a); N];
-        let mut b = [WideBody::gather(bodies, &first.body_b, first.inv_inertia_b); N];
+        let mut a =
+            [WideBody::gather(bodies, &first.body_a, first.inv_mass_a, first.inv_inertia_a); N];
+        let mut b =
+            [WideBody::gather(bodies, &first.body_b, first.inv_mass_b, first.inv_inertia_b); N];
         for s in 1..N {
             let batch = &*group[s];
-            a[s] = WideBody::gather(bodies, &batch.body_a, batch.inv_inertia_a);
-            b[s] = WideBody::gather(bodies, &batch.body_b, batch.inv_inertia_b);
+            a[s] = WideBody::gather(bodies, &batch.body_a, batch.inv_mass_a, batch.inv_inertia_a);
+            b[s] = WideBody::gather(bodies, &batch.body_b, batch.inv_mass_b, batch.inv_inertia_b);
         }
         let mut soft = [LaneSoftness::new(&a[0], &b[0], softness, max_push, inv_h); N];
         for s in 1..N {
@@ -522,13 +543,13 @@ impl<const P: usize> Batch<P> {
     /// Restitution (see `apply_restitution`): lanes without restitution, and
     /// points that were not approaching faster than `threshold` or carried
     /// no load, are left exactly as they are.
-    pub(super) fn restitution(&mut self, bodies: &mut [SolverBody], threshold: Real) {
+    pub(super) fn restitution<B: Bodies + ?Sized>(&mut self, bodies: &mut B, threshold: Real) {
         let bouncy = self.restitution.nonzero();
         if !bouncy.any() {
             return;
         }
-        let mut a = WideBody::gather(bodies, &self.body_a, self.inv_inertia_a);
-        let mut b = WideBody::gather(bodies, &self.body_b, self.inv_inertia_b);
+        let mut a = WideBody::gather(bodies, &self.body_a, self.inv_mass_a, self.inv_inertia_a);
+        let mut b = WideBody::gather(bodies, &self.body_b, self.inv_mass_b, self.inv_inertia_b);
         let (nx, ny) = (self.normal_x, self.normal_y);
         let threshold = Lane::splat(-threshold);
         for p in &mut self.points {
@@ -570,4 +591,11 @@ impl<const P: usize> Batch<P> {
             p.max_normal_impulse.0[lane],
         )
     }
+}
+
+/// A body index as a lane holds it: an index too large for 32 bits names
+/// no body (`u32::MAX`, past any bodies) rather than another one.
+#[inline]
+pub(super) fn lane_index(index: usize) -> u32 {
+    u32::try_from(index).unwrap_or(u32::MAX)
 }

@@ -10,20 +10,23 @@
 //! - every lane computes exactly what `round.rs` computes for its
 //!   constraint, given the same body velocities (the same formulas in the
 //!   same order);
-//! - an empty lane names no body and no constraint (index `u32::MAX`): it
-//!   reads the fixed body, is never written back and never read out, so
-//!   the values it may keep from an earlier step change nothing;
+//! - an empty lane names no constraint (index `u32::MAX`) and body 0 on
+//!   both sides, with no inverse mass nor inertia: it reads body 0 (or
+//!   the fixed body) and is never written back nor read out, so neither
+//!   what it computes nor the values it may keep from an earlier step
+//!   change anything;
 //! - bodies that cannot move (inverse mass and inertia 0) are never written.
 
-use super::contact_solver::{ConstraintPoint, ContactSoftness, SolverBody};
-use super::wide_batch::{LANES, Lane, LaneHead, LaneSoftness, WideBody, ZERO};
+use super::body_rows::Bodies;
+use super::contact_solver::{ConstraintPoint, ContactSoftness};
+use super::wide_batch::{LANES, Lane, LaneHead, LaneSoftness, WideBody, ZERO, lane_index};
 use crate::math::Real;
 
 /// [`LANES`] round one-point constraints, one per lane.
 ///
 /// Laid out for the passes that stream the batches, on cache lines of
-/// 64 bytes: warm starting reads the first five lines, solving the first
-/// eight; the values only restitution and the impulses' hand-back read come
+/// 64 bytes: warm starting reads the first six lines, solving the first
+/// nine; the values only restitution and the impulses' hand-back read come
 /// last.
 #[derive(Clone, Copy, Debug)]
 #[repr(C, align(64))]
@@ -40,6 +43,8 @@ pub(super) struct RoundBatch {
     arm_b: Lane,
     normal_impulse: Lane,
     tangent_impulse: Lane,
+    inv_mass_a: Lane,
+    inv_mass_b: Lane,
     // Solving.
     friction: Lane,
     base_separation: Lane,
@@ -54,18 +59,20 @@ pub(super) struct RoundBatch {
     relative_velocity: Lane,
 }
 
-const _: () = assert!(std::mem::size_of::<RoundBatch>() == 9 * 64);
+const _: () = assert!(std::mem::size_of::<RoundBatch>() == 10 * 64);
 
 impl Default for RoundBatch {
     fn default() -> Self {
         RoundBatch {
-            body_a: [u32::MAX; LANES],
-            body_b: [u32::MAX; LANES],
+            body_a: [0; LANES],
+            body_b: [0; LANES],
             constraint: [u32::MAX; LANES],
             normal_x: ZERO,
             normal_y: ZERO,
             friction: ZERO,
             restitution: ZERO,
+            inv_mass_a: ZERO,
+            inv_mass_b: ZERO,
             inv_inertia_a: ZERO,
             inv_inertia_b: ZERO,
             arm_a: ZERO,
@@ -83,10 +90,12 @@ impl Default for RoundBatch {
 
 impl super::wide::Lanes for RoundBatch {
     fn forget_lanes(&mut self) {
-        self.body_a = [u32::MAX; LANES];
-        self.body_b = [u32::MAX; LANES];
+        self.body_a = [0; LANES];
+        self.body_b = [0; LANES];
         self.constraint = [u32::MAX; LANES];
-        // Fixed on both sides by its own values too (see `Batch`).
+        // Fixed on both sides (see `Batch`).
+        self.inv_mass_a = ZERO;
+        self.inv_mass_b = ZERO;
         self.inv_inertia_a = ZERO;
         self.inv_inertia_b = ZERO;
     }
@@ -96,13 +105,15 @@ impl RoundBatch {
     /// Fills `lane` with constraint `index`, of point `p`.
     #[inline]
     pub(super) fn pack(&mut self, lane: usize, index: u32, head: &LaneHead, p: &ConstraintPoint) {
-        self.body_a[lane] = head.body_a as u32;
-        self.body_b[lane] = head.body_b as u32;
+        self.body_a[lane] = lane_index(head.body_a);
+        self.body_b[lane] = lane_index(head.body_b);
         self.constraint[lane] = index;
         self.normal_x.0[lane] = head.normal.x;
         self.normal_y.0[lane] = head.normal.y;
         self.friction.0[lane] = head.friction;
         self.restitution.0[lane] = head.restitution;
+        self.inv_mass_a.0[lane] = head.inv_mass[0];
+        self.inv_mass_b.0[lane] = head.inv_mass[1];
         self.inv_inertia_a.0[lane] = head.inv_inertia[0];
         self.inv_inertia_b.0[lane] = head.inv_inertia[1];
         self.arm_a.0[lane] = p.arm_a;
@@ -118,22 +129,22 @@ impl RoundBatch {
 
     /// The bodies of both sides.
     #[inline(always)]
-    fn gather(&self, bodies: &[SolverBody]) -> (WideBody, WideBody) {
+    fn gather<B: Bodies + ?Sized>(&self, bodies: &B) -> (WideBody, WideBody) {
         (
-            WideBody::gather(bodies, &self.body_a, self.inv_inertia_a),
-            WideBody::gather(bodies, &self.body_b, self.inv_inertia_b),
+            WideBody::gather(bodies, &self.body_a, self.inv_mass_a, self.inv_inertia_a),
+            WideBody::gather(bodies, &self.body_b, self.inv_mass_b, self.inv_inertia_b),
         )
     }
 
     /// Writes both sides back (only bodies that can move).
     #[inline(always)]
-    fn scatter(&self, bodies: &mut [SolverBody], a: &WideBody, b: &WideBody) {
+    fn scatter<B: Bodies + ?Sized>(&self, bodies: &mut B, a: &WideBody, b: &WideBody) {
         a.scatter(bodies, &self.body_a);
         b.scatter(bodies, &self.body_b);
     }
 
     #[inline(always)]
-    pub(super) fn warm_start(&self, bodies: &mut [SolverBody]) {
+    pub(super) fn warm_start<B: Bodies + ?Sized>(&self, bodies: &mut B) {
         let (mut a, mut b) = self.gather(bodies);
         let (nx, ny) = (self.normal_x, self.normal_y);
         let (normal, tangent) = (self.normal_impulse, self.tangent_impulse);
@@ -146,9 +157,9 @@ impl RoundBatch {
     }
 
     #[inline(always)]
-    pub(super) fn solve(
+    pub(super) fn solve<B: Bodies + ?Sized>(
         &mut self,
-        bodies: &mut [SolverBody],
+        bodies: &mut B,
         softness: ContactSoftness,
         max_push: Real,
         inv_h: Real,
@@ -184,7 +195,7 @@ impl RoundBatch {
     /// Restitution (see `restitution_round`): lanes without restitution, and
     /// points that were not approaching faster than `threshold` or carried
     /// no load, are left exactly as they are.
-    pub(super) fn restitution(&mut self, bodies: &mut [SolverBody], threshold: Real) {
+    pub(super) fn restitution<B: Bodies + ?Sized>(&mut self, bodies: &mut B, threshold: Real) {
         let active = self
             .restitution
             .nonzero()
