@@ -21,7 +21,7 @@
 use super::Collider;
 use super::handles::{ColliderKey, key_slot, key_version};
 use super::settings::SPECULATIVE_DISTANCE;
-use super::sweep::Sweep;
+use super::sweep::{Sweep, spins_in_place};
 use crate::broadphase::Bounds;
 use crate::math::{Pose, Real, Vec2};
 use crate::shape::Shape;
@@ -208,8 +208,10 @@ fn swept_from_boxes(
 /// The swept box from the start and end boxes (grown by the speculative
 /// distance, valid): their union, and for a spinning body the smaller of
 /// that union with the disc every point stays in ([`spin_disc`]) and, for
-/// a turn of at most half a turn, the union grown by [`arc_growth`].
-/// `None` if it is not finite.
+/// a turn of at most half a turn, the union grown by [`arc_growth`]. A
+/// disc centred on the centre of mass turns in place: its path is its
+/// centre's, and the union covers it as it covers a body that does not
+/// turn. `None` if it is not finite.
 #[inline(always)]
 fn spun(
     collider: &Collider,
@@ -219,7 +221,7 @@ fn spun(
     end: Corners,
 ) -> Option<Bounds> {
     let ends = start.union(&end);
-    if sweep.angle == 0.0 {
+    if sweep.angle == 0.0 || spins_in_place(collider, sweep.local_center) {
         return ends.checked(true);
     }
     let reach = sweep.reach_with(collider, bounding_radius);
@@ -467,7 +469,14 @@ mod tests {
                 .ok()
         };
         let (start, end) = (proxy(&sweep.start)?, proxy(&sweep.end)?);
-        if sweep.angle == 0.0 {
+        // A disc centred on the centre of mass turns in place.
+        let in_place = match collider.shape.as_ref() {
+            Shape::Circle(c) => {
+                collider.local_pose.transform_point(c.center()) == sweep.local_center
+            }
+            _ => false,
+        };
+        if sweep.angle == 0.0 || in_place {
             return Some(start.union(&end));
         }
         let reach = sweep.collider_reach(collider);
@@ -569,6 +578,25 @@ mod tests {
                 }
             }
         }
+        // Discs centred on the centre of mass (on scaled, turned and moved
+        // local poses) turn in place: the box of their ends holds them.
+        for i in 0..2_000u32 {
+            let value = |k: u32, range: Real| (jitter(8 * i + k) - 0.5) * range;
+            let center = vec2(value(0, 2.0), value(1, 2.0));
+            let disc = Shape::from(Circle::new(center, 0.05 + jitter(8 * i + 2)).unwrap());
+            let local = Pose::new(vec2(value(3, 1.0), value(4, 1.0)), value(5, 6.0))
+                .with_scale(0.5 + jitter(8 * i + 6));
+            let collider = collider(disc, local);
+            let start = Pose::new(vec2(value(7, 50.0), value(0, 50.0)), value(1, 6.0));
+            let angle = value(2, 8.0 * std::f32::consts::PI);
+            let sweep = sweep_from(
+                start,
+                local.transform_point(center),
+                angle,
+                vec2(value(3, 2.0), value(4, 2.0)),
+            );
+            holds(&format!("disc in place {i}"), &collider, &sweep);
+        }
     }
 
     fn corner_bits(bounds: Option<Bounds>) -> Option<[u32; 4]> {
@@ -624,7 +652,7 @@ mod tests {
         use crate::math::Rot2;
         use crate::shape::ConvexPolygon;
         let mut keys: slotmap::SlotMap<ColliderKey, ()> = slotmap::SlotMap::with_key();
-        let mut spinning = 0;
+        let (mut spinning, mut in_place) = (0, 0);
         for i in 0..10_000u32 {
             let value = |k: u32, range: Real| (jitter(32 * i + k) - 0.5) * range;
             // Rotations a little off unit length, as stored ones drift.
@@ -656,10 +684,11 @@ mod tests {
                 Shape::from(circle)
             };
             let collider = collider(shape, local);
-            let local_center = if i % 2 == 0 {
-                Vec2::zeros()
-            } else {
-                vec2(value(12, 2.0), value(13, 2.0))
+            let local_center = match collider.shape.as_ref() {
+                // Some discs centred on the centre of mass: they turn in place.
+                Shape::Circle(c) if i % 11 == 1 => local.transform_point(c.center()),
+                _ if i % 2 == 0 => Vec2::zeros(),
+                _ => vec2(value(12, 2.0), value(13, 2.0)),
             };
             let magnitude = if i % 7 == 0 { 1.0e5 } else { 200.0 };
             let start = Pose {
@@ -681,6 +710,7 @@ mod tests {
                 vec2(value(19, 1.0), value(20, 1.0)),
             );
             spinning += usize::from(angle != 0.0);
+            in_place += usize::from(angle != 0.0 && i % 11 == 1 && i % 5 != 4);
             let want = corner_bits(reference_swept_bounds(&collider, &sweep));
             assert!(want.is_some(), "case {i}");
             assert_eq!(
@@ -720,6 +750,7 @@ mod tests {
             }
         }
         assert!(spinning > 5_000);
+        assert!(in_place > 500, "discs turning in place: {in_place}");
     }
 
     /// In a standing pyramid every box turns a little every step; its
