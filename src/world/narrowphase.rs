@@ -217,10 +217,13 @@ impl World {
                     let old = &*impulses;
                     // Round: each side a circle centred on its body's
                     // centre of mass, or a body the step does not move.
-                    let round = [a, b].iter().all(|side| {
+                    // Written out for both sides: `all` over the pair was
+                    // left out of line, a call per constraint.
+                    let round_side = |side: &super::colliders_now::ColliderNow| {
                         side.solver_index == 0
                             || side.circle.is_some_and(|(center, _)| center == side.center)
-                    });
+                    };
+                    let round = round_side(a) && round_side(b);
                     let pushed = wide.push_manifold(
                         solver_bodies,
                         solver_turns,
