@@ -90,8 +90,17 @@ impl ConvexManifold {
             return;
         };
         manifold.normal = self.normal;
+        let points = &self.points[..self.len.min(2)];
+        // As many points as before (a resting pair, the common case): each
+        // is overwritten where it is, without the vector's length checks.
+        if manifold.points.len() == points.len() {
+            for (slot, p) in manifold.points.iter_mut().zip(points) {
+                *slot = p.expand();
+            }
+            return;
+        }
         manifold.points.clear();
-        for p in &self.points[..self.len.min(2)] {
+        for p in points {
             manifold.points.push(p.expand());
         }
     }
