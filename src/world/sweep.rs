@@ -148,6 +148,7 @@ impl Sweep {
 
 /// True when turning about `local_center` leaves the collider's shape in
 /// place (a disc centred on it), so its path is a pure translation.
+#[inline]
 pub(crate) fn spins_in_place(collider: &Collider, local_center: Vec2) -> bool {
     match &*collider.shape {
         Shape::Circle(circle) => {
