@@ -324,6 +324,7 @@ impl WideContacts {
     /// Colours the next constraint, between bodies `a` and `b` (of inverse
     /// inertias `inv_inertia`) with `points` points, and reserves its lane
     /// (or sends it to the overflow).
+    #[inline(always)]
     fn place(
         &mut self,
         bodies: &[SolverBody],

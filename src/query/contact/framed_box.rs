@@ -174,7 +174,7 @@ impl<'s> FramedBox<'s> {
 
     /// Edge `k` (mod 4) as a face: the face [`Face::of_polygon`] makes of
     /// the generic path's polygon.
-    #[inline]
+    #[inline(always)]
     pub(super) fn face(&self, k: usize) -> Face {
         let next = (k + 1) & 3;
         Face {
