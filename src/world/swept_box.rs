@@ -470,13 +470,7 @@ mod tests {
         };
         let (start, end) = (proxy(&sweep.start)?, proxy(&sweep.end)?);
         // A disc centred on the centre of mass turns in place.
-        let in_place = match collider.shape.as_ref() {
-            Shape::Circle(c) => {
-                collider.local_pose.transform_point(c.center()) == sweep.local_center
-            }
-            _ => false,
-        };
-        if sweep.angle == 0.0 || in_place {
+        if sweep.angle == 0.0 || spins_in_place(collider, sweep.local_center) {
             return Some(start.union(&end));
         }
         let reach = sweep.collider_reach(collider);
