@@ -7,6 +7,9 @@
 //!   sleeping off, one step;
 //! - `projectiles`: 100,000 shots (radius 0.05, 33 m per step) fired into
 //!   the settled pit, one step (the shots are added outside the timing);
+//!   and `remove_each/N`: N shots in flight in an empty world removed one
+//!   by one, first to last (the shots are added outside the timing): the
+//!   time per removal should not grow with N;
 //! - `scaling`: one step of a ball pit of 1k, 4k, 16k and 32k bodies,
 //!   sleeping off, after a second of falling, to show how cost grows;
 //! - `shots`: thick shots (radius 0.05, 33 m, random origins over the pit
@@ -125,6 +128,34 @@ fn bench_projectiles(c: &mut Criterion) {
             BatchSize::PerIteration,
         )
     });
+    for count in [1_000usize, 10_000] {
+        group.bench_with_input(
+            BenchmarkId::new("remove_each", count),
+            &count,
+            |b, &count| {
+                b.iter_batched(
+                    || {
+                        let mut world = World::new(WorldSettings::default()).unwrap();
+                        let shots: Vec<_> = (0..count)
+                            .map(|i| {
+                                let start = vec2(i as Real, 0.0);
+                                let def = ProjectileDef::new(start, vec2(0.0, 1.0), 0.05);
+                                world.add_projectile(def).unwrap()
+                            })
+                            .collect();
+                        (world, shots)
+                    },
+                    |(mut world, shots)| {
+                        for shot in &shots {
+                            world.remove_projectile(*shot).unwrap();
+                        }
+                        world
+                    },
+                    BatchSize::PerIteration,
+                )
+            },
+        );
+    }
     group.finish();
 }
 

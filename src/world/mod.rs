@@ -106,6 +106,11 @@ pub struct World {
     /// map's free list, which a snapshot read back from serde rebuilds in
     /// another order; this list keeps a restored world stepping as the
     /// original does.
+    ///
+    /// It may also hold keys of projectiles removed since (at most
+    /// `projectile::STALE_ORDER_SLACK` more than twice the projectiles in flight):
+    /// every reader skips a key the map no longer has, and a step that
+    /// removes projectiles, or a snapshot written out, drops them.
     projectile_order: Vec<ProjectileKey>,
     contacts: pair_map::PairMap,
     broad_phase: BroadPhase<ColliderKey>,

@@ -12,6 +12,10 @@ use crate::math::{Real, Vec2};
 use crate::query::cast::MAX_SHOT_COORDINATE;
 use smallvec::SmallVec;
 
+/// Keys of removed projectiles the order may hold beyond twice the
+/// projectiles in flight before [`World::remove_projectile`] drops them.
+pub(crate) const STALE_ORDER_SLACK: usize = 64;
+
 /// Everything needed to fire a projectile. Validated by [`World::add_projectile`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ProjectileDef {
@@ -233,8 +237,22 @@ impl World {
         self.projectiles
             .remove(projectile.key)
             .ok_or(WorldError::StaleProjectile)?;
-        self.projectile_order.retain(|&key| key != projectile.key);
+        // Its key stays in the order, skipped by every reader, until the
+        // stale keys outnumber the live ones: then one pass drops them all.
+        // So removing each of n projectiles costs O(1) amortised, not a
+        // search of the order each.
+        if self.projectile_order.len() > 2 * self.projectiles.len() + STALE_ORDER_SLACK {
+            self.compact_projectile_order();
+        }
         Ok(())
+    }
+
+    /// Drops the keys of removed projectiles from the order (see `World`'s
+    /// `projectile_order`), keeping the others in their order.
+    pub(crate) fn compact_projectile_order(&mut self) {
+        let projectiles = &self.projectiles;
+        self.projectile_order
+            .retain(|&key| projectiles.contains_key(key));
     }
 
     /// The projectile, or `None` once it hit, expired or was removed.
@@ -257,5 +275,65 @@ impl World {
     /// Number of projectiles in flight.
     pub fn projectile_count(&self) -> usize {
         self.projectiles.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::vec2;
+
+    fn weightless() -> World {
+        World::new(super::super::WorldSettings {
+            gravity: Vec2::zeros(),
+            ..Default::default()
+        })
+        .unwrap()
+    }
+
+    /// Removing every projectile but one, one at a time and in an order of
+    /// its own, keeps the order within its bound after every removal, and
+    /// the projectiles left in the order they were added.
+    #[test]
+    fn removed_keys_stay_within_the_bound_and_the_rest_keep_their_order() {
+        let mut world = weightless();
+        let handles: Vec<ProjectileHandle> = (0..1_000)
+            .map(|i| {
+                let def = ProjectileDef::new(vec2(i as Real, 0.0), vec2(0.0, 1.0), 0.01);
+                world.add_projectile(def).unwrap()
+            })
+            .collect();
+        // Every third from the back, then the rest but the ones ending in 7.
+        let mut gone: Vec<usize> = (0..1_000).rev().step_by(3).collect();
+        gone.extend((0..1_000).filter(|i| (999 - i) % 3 != 0 && i % 10 != 7));
+        for (n, &i) in gone.iter().enumerate() {
+            world.remove_projectile(handles[i]).unwrap();
+            let live = world.projectile_count();
+            assert_eq!(live, 1_000 - n - 1);
+            assert!(
+                world.projectile_order.len() <= 2 * live + STALE_ORDER_SLACK,
+                "{} keys for {live} projectiles",
+                world.projectile_order.len()
+            );
+        }
+        let left: Vec<ProjectileHandle> = world.projectiles().map(|(h, _)| h).collect();
+        let expected: Vec<ProjectileHandle> = (0..1_000)
+            .filter(|i| !gone.contains(i))
+            .map(|i| handles[i])
+            .collect();
+        assert_eq!(left, expected);
+        // A step that removes nothing keeps the stale keys; they change
+        // nothing it does. One that removes a projectile drops them all.
+        world.step(1.0 / 60.0).unwrap();
+        let shot = world
+            .add_projectile(
+                ProjectileDef::new(vec2(0.0, 0.0), vec2(1.0, 0.0), 0.01).with_lifetime(0.01),
+            )
+            .unwrap();
+        world.step(1.0 / 60.0).unwrap();
+        assert!(world.projectile(shot).is_none(), "expired");
+        assert_eq!(world.projectile_order.len(), world.projectile_count());
+        let left: Vec<ProjectileHandle> = world.projectiles().map(|(h, _)| h).collect();
+        assert_eq!(left, expected);
     }
 }

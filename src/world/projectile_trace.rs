@@ -153,11 +153,10 @@ impl World {
         for key in &removed {
             self.projectiles.remove(*key);
         }
-        // `removed` is in the list's order: one pass drops them.
+        // One pass drops them from the order, with the keys of any
+        // projectile removed since the last step.
         if !removed.is_empty() {
-            let mut gone = removed.iter().peekable();
-            self.projectile_order
-                .retain(|key| gone.next_if_eq(&key).is_none());
+            self.compact_projectile_order();
         }
         self.scratch.projectile_hits = candidates;
         self.scratch.removed_projectiles = removed;

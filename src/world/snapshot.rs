@@ -213,7 +213,8 @@ mod serde_impl {
         bodies: &'a SlotMap<BodyKey, Body>,
         colliders: &'a SlotMap<ColliderKey, Collider>,
         projectiles: &'a SlotMap<ProjectileKey, Projectile>,
-        projectile_order: &'a [ProjectileKey],
+        /// Only projectiles in flight (see `World`'s `projectile_order`).
+        projectile_order: Vec<ProjectileKey>,
         /// A sequence of pairs: map keys of most formats must be strings.
         contacts: Vec<(&'a PairKey, &'a ContactPair, &'a Impulses)>,
         events: &'a [Event],
@@ -246,7 +247,12 @@ mod serde_impl {
                 bodies: &state.bodies,
                 colliders: &state.colliders,
                 projectiles: &state.projectiles,
-                projectile_order: &state.projectile_order,
+                projectile_order: state
+                    .projectile_order
+                    .iter()
+                    .copied()
+                    .filter(|&key| state.projectiles.contains_key(key))
+                    .collect(),
                 contacts: state.contacts.iter_with_impulses().collect(),
                 events: &state.events,
                 step_count: state.step_count,
