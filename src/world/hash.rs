@@ -42,11 +42,7 @@ impl World {
             h.write_u32(body.awake as u32);
         }
         h.write_u32(self.projectiles.len() as u32);
-        for projectile in self
-            .projectile_order
-            .iter()
-            .filter_map(|&key| self.projectiles.get(key))
-        {
+        for (_, projectile) in self.projectiles_in_order() {
             for v in [
                 projectile.position.x,
                 projectile.position.y,

@@ -109,8 +109,9 @@ pub struct World {
     ///
     /// It may also hold keys of projectiles removed since (at most
     /// `projectile::STALE_ORDER_SLACK` more than twice the projectiles in flight):
-    /// every reader skips a key the map no longer has, and a step that
-    /// removes projectiles, or a snapshot written out, drops them.
+    /// every reader skips a key the map no longer has, the next step drops
+    /// them in the pass that drops the projectiles it removes, and a
+    /// snapshot written out names none.
     projectile_order: Vec<ProjectileKey>,
     contacts: pair_map::PairMap,
     broad_phase: BroadPhase<ColliderKey>,

@@ -113,6 +113,8 @@ impl World {
         } = self;
         for &key in projectile_order.iter() {
             let Some(projectile) = projectiles.get_mut(key) else {
+                // Removed by hand since the last step: dropped below.
+                removed.push(key);
                 continue;
             };
             let handle = super::ProjectileHandle { key, world: *id };
@@ -150,13 +152,16 @@ impl World {
                 }
             }
         }
+        // Keys removed by hand are gone from the map already.
         for key in &removed {
             self.projectiles.remove(*key);
         }
-        // One pass drops them from the order, with the keys of any
-        // projectile removed since the last step.
+        // `removed` is in the order's order: one pass drops them, without
+        // looking any projectile up.
         if !removed.is_empty() {
-            self.compact_projectile_order();
+            let mut gone = removed.iter().peekable();
+            self.projectile_order
+                .retain(|key| gone.next_if_eq(&key).is_none());
         }
         self.scratch.projectile_hits = candidates;
         self.scratch.removed_projectiles = removed;

@@ -247,12 +247,7 @@ mod serde_impl {
                 bodies: &state.bodies,
                 colliders: &state.colliders,
                 projectiles: &state.projectiles,
-                projectile_order: state
-                    .projectile_order
-                    .iter()
-                    .copied()
-                    .filter(|&key| state.projectiles.contains_key(key))
-                    .collect(),
+                projectile_order: state.projectiles_in_order().map(|(key, _)| key).collect(),
                 contacts: state.contacts.iter_with_impulses().collect(),
                 events: &state.events,
                 step_count: state.step_count,
