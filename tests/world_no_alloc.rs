@@ -4,15 +4,21 @@
 //! reach the scene's size, further steps (broadphase, narrowphase, solver,
 //! continuous collision, islands, projectile tracing with hits) make zero
 //! heap allocations, as long as the caller reads events without taking the
-//! buffer; `cast_thick` and `cast_ray` make none either, through the trees,
-//! their flattened copies or the shot grid, including the rebuilds of the
-//! copies and the grid after steps that moved bodies (their buffers are
-//! reused). Counted by a global allocator wrapper on this test's thread.
+//! buffer; so do the steps of circle-tree hulls resting on each other and
+//! on a static box (tree pairs, and trees against the box's sides, whose
+//! leaf contacts go through the narrowphase's one buffer); `cast_thick`
+//! and `cast_ray` make none either, through the trees, their flattened
+//! copies or the shot grid, including the rebuilds of the copies and the
+//! grid after steps that moved bodies (their buffers are reused). Counted by a global allocator wrapper on this test's thread.
 
-use circlet::math::{Real, vec2};
+use circlet::math::{Pose, Real, vec2};
 use circlet::query::cast::Shot;
-use circlet::world::scenes::ball_pit;
-use circlet::world::{Event, ProjectileDef, QueryFilter, WorldSettings};
+use circlet::shape::{Shape, TreeBuilder};
+use circlet::world::scenes::{ball_pit, open_box};
+use circlet::world::{
+    BodyDef, ColliderDef, Event, ProjectileDef, QueryFilter, World, WorldSettings,
+};
+use std::sync::Arc;
 
 mod alloc_count;
 
@@ -54,6 +60,67 @@ fn a_warm_step_allocates_nothing() {
     }
     let during = allocations() - before;
     assert!(hits >= 40, "only {hits} shots hit while counting");
+    assert_eq!(during, 0, "{during} allocations in 20 warm steps");
+}
+
+#[test]
+fn a_warm_step_of_trees_on_the_ground_allocates_nothing() {
+    let settings = WorldSettings {
+        sleeping: false,
+        ..WorldSettings::default()
+    };
+    let mut world = World::new(settings).unwrap();
+    open_box(&mut world, 10.0, 30.0).unwrap();
+    // Hulls of 16 leaves in four groups, as in the peer comparison, five
+    // rows of six: they rest on the floor, on the walls and on each other.
+    let mut groups = Vec::new();
+    for (x, r) in [(-1.05, 0.25), (-0.35, 0.3), (0.35, 0.3), (1.05, 0.25)] {
+        let leaves = [(-0.2, -0.2), (0.2, -0.2), (-0.2, 0.2), (0.2, 0.2)]
+            .map(|(dx, dy)| TreeBuilder::node(vec2(x + dx, dy), r));
+        groups.push(TreeBuilder::node(vec2(x, 0.0), r + 0.2 * 2f32.sqrt() + 1e-4).children(leaves));
+    }
+    let hull = TreeBuilder::node(vec2(0.0, 0.0), 1.65)
+        .children(groups)
+        .build()
+        .unwrap()
+        .0;
+    let hull = Arc::new(hull);
+    for i in 0..30 {
+        let (column, row) = (i % 6, i / 6);
+        let x = -8.0 + 3.2 * column as Real + 0.05 * (i % 3) as Real;
+        let pose = Pose::new(
+            vec2(x, 0.6 + 1.2 * row as Real),
+            0.05 * ((i % 5) as Real - 2.0),
+        );
+        let body = world.add_body(BodyDef::dynamic(pose)).unwrap();
+        world
+            .add_collider(body, ColliderDef::new(Shape::Tree(hull.clone())))
+            .unwrap();
+    }
+    let dt: Real = 1.0 / 60.0;
+    for _ in 0..300 {
+        world.step(dt).unwrap();
+    }
+    let before = allocations();
+    for _ in 0..20 {
+        world.step(dt).unwrap();
+        assert!(world.is_finite());
+    }
+    let during = allocations() - before;
+    let on_the_box = world
+        .contacts()
+        .filter(|c| c.manifold.points.iter().any(|p| p.depth >= 0.0))
+        .filter(|c| {
+            let shape = |h| world.collider(h).unwrap().shape();
+            !matches!(shape(c.collider_a), Shape::Tree(_))
+                || !matches!(shape(c.collider_b), Shape::Tree(_))
+        })
+        .count();
+    assert!(
+        world.contact_count() >= 25 && on_the_box >= 4,
+        "the hulls rest on each other and on the box: {} contacts, {on_the_box} on the box",
+        world.contact_count()
+    );
     assert_eq!(during, 0, "{during} allocations in 20 warm steps");
 }
 

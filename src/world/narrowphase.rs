@@ -177,6 +177,7 @@ impl World {
                             shape_b,
                             &b.pose,
                             margin,
+                            leaf_contacts,
                             &mut pair.manifold,
                         ),
                     },

@@ -107,7 +107,7 @@ pub use contact_simple_simple::contact_simple_simple;
 
 use crate::math::{Pose, Real, Vec2, is_finite_vec};
 use crate::query::placed::{Placed, WorldPolygon};
-use crate::query::tree::contact_tree_placed;
+use crate::query::tree::{LeafContact, contact_tree_placed, contact_tree_placed_into};
 use crate::shape::{CircleTree, PartId, Shape, SimplePolygon};
 use smallvec::SmallVec;
 
@@ -244,14 +244,17 @@ pub fn contact_with_margin(
 }
 
 /// [`contact_with_margin`] written into `out`, in place when `out` already
-/// holds a manifold and the pair takes one of the convex paths: the same
-/// result without moving a whole manifold.
+/// holds a manifold and the pair takes one of the convex paths or is a tree
+/// against a shape: the same result without moving a whole manifold. A
+/// tree's leaf contacts are gathered in `buffer`, so a caller that keeps
+/// it allocates nothing once it has grown.
 pub(crate) fn contact_with_margin_into(
     a: &Shape,
     pose_a: &Pose,
     b: &Shape,
     pose_b: &Pose,
     margin: Real,
+    buffer: &mut Vec<LeafContact>,
     out: &mut Option<Manifold>,
 ) {
     if let (Some(box_a), Some(box_b)) = (BoxShape::of(a), BoxShape::of(b)) {
@@ -261,7 +264,13 @@ pub(crate) fn contact_with_margin_into(
     match contact_framed(a, pose_a, b, pose_b, margin) {
         Some(Some(convex)) => convex.write_into(out),
         Some(None) => *out = None,
-        None => *out = contact_placed(&Placed::new(a, pose_a), &Placed::new(b, pose_b), margin),
+        None => contact_placed_into(
+            &Placed::new(a, pose_a),
+            &Placed::new(b, pose_b),
+            margin,
+            buffer,
+            out,
+        ),
     }
 }
 
@@ -297,6 +306,31 @@ fn contact_framed(
 ) -> Option<Option<ConvexManifold>> {
     let manifold = FramedPair::of(a, b)?.contact(a, pose_a, b, pose_b, margin);
     Some(manifold.filter(ConvexManifold::is_finite))
+}
+
+/// [`contact_placed`] written into `out`, a tree's leaf contacts gathered
+/// in `buffer`: the same manifold, with no allocation for a tree once
+/// `buffer` has grown.
+fn contact_placed_into(
+    a: &Placed,
+    b: &Placed,
+    margin: Real,
+    buffer: &mut Vec<LeafContact>,
+    out: &mut Option<Manifold>,
+) {
+    match (Solid::from_placed(a), Solid::from_placed(b)) {
+        (Solid::Nothing, _) | (_, Solid::Nothing) => *out = None,
+        (Solid::Tree(tree, pose), _) => {
+            contact_tree_placed_into(tree, &pose, b, margin, buffer, out)
+        }
+        (_, Solid::Tree(tree, pose)) => {
+            contact_tree_placed_into(tree, &pose, a, margin, buffer, out);
+            if let Some(manifold) = out {
+                manifold.flip();
+            }
+        }
+        _ => *out = contact_placed(a, b, margin),
+    }
 }
 
 /// [`contact_with_margin`] for shapes already placed in the world.
@@ -464,6 +498,8 @@ mod tests {
         let disc = Shape::from(Circle::new(vec2(0.0, 0.0), 1.0).unwrap());
         let mut before: Vec<Option<Manifold>> = vec![None];
         before.push(contact_with_margin(&disc, &pose_a, &disc, &pose_a, 0.1));
+        // One leaf buffer for every call, as the narrowphase keeps it.
+        let mut buffer = Vec::new();
         let mut checked = 0;
         for a in &shapes {
             for b in &shapes {
@@ -477,7 +513,15 @@ mod tests {
                     let want = contact_with_margin(a, &pose_a, b, &pose_b, 0.1);
                     for old in &before {
                         let mut out = old.clone();
-                        contact_with_margin_into(a, &pose_a, b, &pose_b, 0.1, &mut out);
+                        contact_with_margin_into(
+                            a,
+                            &pose_a,
+                            b,
+                            &pose_b,
+                            0.1,
+                            &mut buffer,
+                            &mut out,
+                        );
                         assert_eq!(out, want, "{:?} vs {:?}", a.kind(), b.kind());
                         checked += 1;
                     }

@@ -1,9 +1,9 @@
 //! `contact_tree_shape`: leaf-pair contacts of a tree with a shape, reduced
 //! to one manifold.
 
-use super::contact_tree_tree::contact_tree_tree_with_margin;
+use super::contact_tree_tree::{contact_tree_tree_in, contact_tree_tree_with_margin};
 use super::probe::Probe;
-use super::reduce::reduce_leaf_contacts;
+use super::reduce::{reduce_leaf_contacts, reduce_leaf_contacts_into};
 use super::walk::{Visitor, WorldCircle, visit_leaves, walk};
 use super::{LeafContact, QueryBudget, TreeQueryStats, feature, part};
 use crate::math::{Pose, Real};
@@ -160,14 +160,51 @@ pub(crate) fn contact_tree_placed(
     if let Placed::Tree(other_tree, other_pose) = other {
         return contact_tree_tree_with_margin(tree, pose, other_tree, other_pose, margin);
     }
+    let mut found = Vec::new();
+    leaf_contacts_placed(tree, pose, other, margin, &mut found);
+    reduce_leaf_contacts(&found)
+}
+
+/// [`contact_tree_placed`] with the leaf contacts gathered in `buffer`
+/// (cleared first) and the manifold written into `out` (its points
+/// reused): the same manifold, none when it is not finite, and no
+/// allocation once `buffer` has grown.
+pub(crate) fn contact_tree_placed_into(
+    tree: &CircleTree,
+    pose: &Pose,
+    other: &Placed,
+    margin: Real,
+    buffer: &mut Vec<LeafContact>,
+    out: &mut Option<Manifold>,
+) {
+    let margin = margin.max(0.0);
+    if let Placed::Tree(other_tree, other_pose) = other {
+        *out = contact_tree_tree_in(tree, pose, other_tree, other_pose, margin, buffer)
+            .filter(Manifold::is_finite);
+        return;
+    }
+    buffer.clear();
+    leaf_contacts_placed(tree, pose, other, margin, buffer);
+    reduce_leaf_contacts_into(buffer, out);
+}
+
+/// Appends every leaf contact of `tree` with the placed shape `other`
+/// within `margin` (not negative) to `found`, in descent order.
+fn leaf_contacts_placed(
+    tree: &CircleTree,
+    pose: &Pose,
+    other: &Placed,
+    margin: Real,
+    found: &mut Vec<LeafContact>,
+) {
     let mut visitor = Contacts {
         tree,
         probe: Probe::from_placed(Cow::Borrowed(other)),
         margin,
-        found: Vec::new(),
+        found: std::mem::take(found),
     };
     walk(tree, pose, &QueryBudget::UNLIMITED, &mut visitor);
-    reduce_leaf_contacts(&visitor.found)
+    *found = visitor.found;
 }
 
 /// The brute-force reference of [`leaf_contacts_tree_shape`]: every leaf tested.

@@ -86,7 +86,7 @@ pub use point_inside_tree::{point_inside_tree, point_inside_tree_with_stats};
 pub use reduce::{MAX_MANIFOLD_POINTS, reduce_leaf_contacts};
 pub use walk::PRUNE_SLACK;
 
-pub(crate) use contact_tree_shape::contact_tree_placed;
+pub(crate) use contact_tree_shape::{contact_tree_placed, contact_tree_placed_into};
 pub(crate) use distance_tree_shape::{
     closest_points_tree_placed, closest_points_tree_placed_below,
 };

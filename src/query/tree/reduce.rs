@@ -63,14 +63,37 @@ pub fn reduce_leaf_contacts(contacts: &[LeafContact]) -> Option<Manifold> {
         return None;
     }
     let mut order: SmallVec<[LeafContact; 16]> = contacts.iter().copied().collect();
-    order.sort_by(|a, b| {
-        (a.node_a, a.node_b, a.id)
-            .cmp(&(b.node_a, b.node_b, b.id))
-            .then(a.depth.total_cmp(&b.depth))
-            .then(a.point.x.total_cmp(&b.point.x))
-            .then(a.point.y.total_cmp(&b.point.y))
-    });
+    order.sort_by(canonical);
     reduce_ordered(&order)
+}
+
+/// The canonical order of leaf contacts: by nodes and feature, then depth
+/// and point, so no two different contacts tie.
+fn canonical(a: &LeafContact, b: &LeafContact) -> std::cmp::Ordering {
+    (a.node_a, a.node_b, a.id)
+        .cmp(&(b.node_a, b.node_b, b.id))
+        .then(a.depth.total_cmp(&b.depth))
+        .then(a.point.x.total_cmp(&b.point.x))
+        .then(a.point.y.total_cmp(&b.point.y))
+}
+
+/// [`reduce_leaf_contacts`] sorting `contacts` in place and writing into
+/// `out` (its point buffer reused), with the contact functions' rule that
+/// a manifold that is not finite is none: no allocation. The sort is an
+/// insertion sort, stable as `sort_by` is, so the order and the manifold
+/// are the same.
+pub(crate) fn reduce_leaf_contacts_into(contacts: &mut [LeafContact], out: &mut Option<Manifold>) {
+    for i in 1..contacts.len() {
+        let mut j = i;
+        while j > 0 && canonical(&contacts[j - 1], &contacts[j]).is_gt() {
+            contacts.swap(j - 1, j);
+            j -= 1;
+        }
+    }
+    reduce_ordered_into(contacts, out);
+    if out.as_ref().is_some_and(|m| !m.is_finite()) {
+        *out = None;
+    }
 }
 
 /// [`reduce_leaf_contacts`] for the contacts of two trees, each leaf pair
@@ -183,5 +206,52 @@ fn reduce_ordered_into(order: &[LeafContact], out: &mut Option<Manifold>) {
             part_a: c.part_a,
             part_b: c.part_b,
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::vec2;
+    use crate::query::FeatureId;
+
+    /// Leaf contacts against a shape (no node of B), several per leaf and
+    /// some equal but for the depth or the point, as a leaf touching a
+    /// polygon's corner gives.
+    fn contacts(count: u32) -> Vec<LeafContact> {
+        (0..count)
+            .map(|i| {
+                let node = (i * 7) % 5;
+                let angle = i as Real * 0.9;
+                LeafContact {
+                    node_a: node,
+                    node_b: None,
+                    point: vec2(((i * 3) % 4) as Real * 0.25, 0.1 * (i % 2) as Real),
+                    normal: vec2(angle.cos(), angle.sin()),
+                    depth: 0.01 * ((i * 5) % 3) as Real - 0.005,
+                    id: FeatureId::new(node as u16, (i % 2) as u16),
+                    part_a: None,
+                    part_b: None,
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn reduced_in_place_the_manifold_is_the_copied_one() {
+        // Past 20 contacts `sort_by` leaves insertion sort: both are
+        // stable, so the order and the manifold still agree.
+        let mut out = None;
+        for count in [0, 1, 2, 7, 21, 40] {
+            let found = contacts(count);
+            for shift in 0..found.len().max(1) {
+                let mut turned = found.clone();
+                turned.rotate_left(shift);
+                let want = reduce_leaf_contacts(&turned);
+                reduce_leaf_contacts_into(&mut turned, &mut out);
+                assert_eq!(out, want, "{count} contacts turned by {shift}");
+            }
+        }
+        assert!(out.is_some_and(|m| m.points.len() == 2));
     }
 }
