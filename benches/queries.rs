@@ -7,13 +7,15 @@
 //! speculative (apart by less than the margin, stacked), side apart (row
 //! neighbours apart by less than the margin, slightly turned) and
 //! separated; the boxes are `ConvexPolygon::rectangle`s, which take the
-//! closed-form box path.
+//! closed-form box path. Also `contact_with_margin` between two saws
+//! (simple polygons of 8 teeth, 8 convex pieces each) side by side, end
+//! to end: touching at their ends, and apart by 5 cm.
 //!
 //! Run: `cargo bench --bench queries`.
 
 use circlet::math::{Pose, vec2};
 use circlet::query::{contact, contact_with_margin, distance, intersects};
-use circlet::shape::{Capsule, Circle, ConvexPolygon, Shape};
+use circlet::shape::{Capsule, Circle, ConvexPolygon, Shape, SimplePolygon};
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 
@@ -116,5 +118,51 @@ fn bench_box_box(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_queries, bench_box_box);
+/// A saw 8 m long: a straight bottom edge and 8 teeth 1 m wide on top,
+/// 2 m high at their tips and 1 m in the notches.
+fn saw() -> SimplePolygon {
+    let teeth = 8;
+    let mut outline = vec![vec2(0.0, 0.0), vec2(teeth as f32, 0.0)];
+    for k in (0..teeth).rev() {
+        outline.push(vec2(k as f32 + 1.0, 2.0));
+        outline.push(vec2(k as f32 + 0.5, 1.0));
+    }
+    outline.push(vec2(0.0, 2.0));
+    SimplePolygon::new(&outline).unwrap()
+}
+
+fn bench_simple_simple(c: &mut Criterion) {
+    let saw = saw();
+    let pieces = saw.pieces().len();
+    let saw = Shape::from(saw);
+    let left = Pose::IDENTITY;
+    let cases = [
+        (
+            "end_to_end",
+            Pose::from_translation(vec2(7.995, 0.001)),
+            true,
+        ),
+        ("apart", Pose::from_translation(vec2(8.05, 0.0)), false),
+    ];
+    let mut group = c.benchmark_group(format!("saw{pieces}_saw{pieces}"));
+    for (label, right, touches) in cases {
+        // Sanity: the configuration is what its name says.
+        let m = contact_with_margin(&saw, &left, &saw, &right, WORLD_MARGIN);
+        assert_eq!(m.is_some(), touches, "{label}");
+        group.bench_function(format!("contact_with_margin/{label}"), |bench| {
+            bench.iter(|| {
+                contact_with_margin(
+                    black_box(&saw),
+                    black_box(&left),
+                    black_box(&saw),
+                    black_box(&right),
+                    WORLD_MARGIN,
+                )
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_queries, bench_box_box, bench_simple_simple);
 criterion_main!(benches);

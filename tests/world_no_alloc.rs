@@ -6,7 +6,10 @@
 //! heap allocations, as long as the caller reads events without taking the
 //! buffer; so do the steps of circle-tree hulls resting on each other and
 //! on a static box (tree pairs, and trees against the box's sides, whose
-//! leaf contacts go through the narrowphase's one buffer); `cast_thick`
+//! leaf contacts go through the narrowphase's one buffer), of a pile of
+//! every convex kind, and of every scene in `scenes/` (simple polygons,
+//! whose pieces are placed one at a time, among them), all kept awake;
+//! `cast_thick`
 //! and `cast_ray` make none either, through the trees, their flattened
 //! copies or the shot grid, including the rebuilds of the copies and the
 //! grid after steps that moved bodies (their buffers are reused). Counted by a global allocator wrapper on this test's thread.
@@ -164,4 +167,63 @@ fn warm_casts_allocate_nothing() {
     let during = allocations() - before;
     assert!(hits > 1_000, "only {hits} hits");
     assert_eq!(during, 0, "{during} allocations in 3 rounds of warm casts");
+}
+
+/// Steps `world` awake (sleeping off) for `warm` steps, then counts the
+/// allocations of 20 more.
+fn allocations_once_warm(world: &mut World, warm: usize) -> usize {
+    let settings = WorldSettings {
+        sleeping: false,
+        ..*world.settings()
+    };
+    world.set_settings(settings).unwrap();
+    let dt: Real = 1.0 / 60.0;
+    for _ in 0..warm {
+        world.step(dt).unwrap();
+    }
+    let before = allocations();
+    for _ in 0..20 {
+        world.step(dt).unwrap();
+    }
+    allocations() - before
+}
+
+#[test]
+fn a_warm_step_of_a_mixed_pile_allocates_nothing() {
+    // Discs, boxes, capsules, hexagons and two-disc bodies against each
+    // other, the box and a ramp.
+    let (mut world, _) = circlet::world::scenes::mixed_pile(WorldSettings::default(), 300).unwrap();
+    let during = allocations_once_warm(&mut world, 400);
+    assert!(
+        world.contact_count() > 300,
+        "{} contacts",
+        world.contact_count()
+    );
+    assert_eq!(during, 0, "{during} allocations in 20 warm steps");
+}
+
+#[test]
+fn a_warm_step_of_every_shipped_scene_allocates_nothing() {
+    // Simple polygons, tile maps, trees and every other shape the scenes
+    // in `scenes/` use, kept awake.
+    let mut names: Vec<_> = std::fs::read_dir("scenes")
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|e| e == "ron"))
+        .collect();
+    names.sort();
+    assert!(names.len() >= 8, "{names:?}");
+    let mut contacts = 0;
+    for path in &names {
+        let mut world = circlet::scene::Scene::load(path).unwrap().world;
+        let during = allocations_once_warm(&mut world, 600);
+        contacts += world.contact_count();
+        assert_eq!(
+            during,
+            0,
+            "{}: {during} allocations in 20 warm steps",
+            path.display()
+        );
+    }
+    assert!(contacts > 500, "only {contacts} contacts in all the scenes");
 }

@@ -20,6 +20,8 @@ use crate::math::{Real, Vec2, cross};
 pub struct SimplePolygon {
     vertices: Vec<Vec2>,
     pieces: Vec<ConvexPolygon>,
+    /// Per piece, a circle holding it (local centre and radius).
+    piece_bounds: Vec<(Vec2, Real)>,
 }
 
 impl SimplePolygon {
@@ -74,9 +76,11 @@ impl SimplePolygon {
         let (outline, original_index) = normalize_outline(points)?;
         reject_collinear(&outline, &original_index)?;
         let pieces = decompose(&outline);
+        let piece_bounds = pieces.iter().map(bounding_circle).collect();
         Ok(SimplePolygon {
             vertices: outline,
             pieces,
+            piece_bounds,
         })
     }
 
@@ -90,10 +94,28 @@ impl SimplePolygon {
         &self.pieces
     }
 
+    /// Per piece (in the order of [`Self::pieces`]), a circle holding it:
+    /// local centre (the mean of its vertices) and radius (to the farthest).
+    pub(crate) fn piece_bounds(&self) -> &[(Vec2, Real)] {
+        &self.piece_bounds
+    }
+
     /// Area enclosed (local units squared).
     pub fn area(&self) -> Real {
         super::outline::twice_signed_area(&self.vertices) * 0.5
     }
+}
+
+/// A circle holding `piece`: about the mean of its vertices, through the
+/// farthest one.
+fn bounding_circle(piece: &ConvexPolygon) -> (Vec2, Real) {
+    let vertices = piece.vertices();
+    let mean = vertices.iter().sum::<Vec2>() / vertices.len().max(1) as Real;
+    let reach = vertices
+        .iter()
+        .map(|v| (v - mean).norm())
+        .fold(0.0, Real::max);
+    (mean, reach)
 }
 
 /// True if `p` is inside or on triangle `a b c` (counter-clockwise).
