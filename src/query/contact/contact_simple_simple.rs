@@ -111,11 +111,18 @@ impl NearB {
         reach_b: Real,
         margin: Real,
     ) -> NearB {
+        let l1 = |v: Vec2| v.x.abs() + v.y.abs();
+        // A's placement rounds at its translation and at the scaled local
+        // centre (a piece far from A's own origin rounds by more than its
+        // world position alone says); B's likewise, over all its pieces.
+        let magnitude_a = l1(pose_a.translation) + pose_a.scale_length(l1(center) + radius);
         let world = pose_a.transform_point(center);
         let radius = pose_a.scale_length(radius);
-        let l1 = |v: Vec2| v.x.abs() + v.y.abs();
-        let magnitude =
-            l1(world) + radius + l1(pose_b.translation) + pose_b.scale_length(reach_b) + margin;
+        let magnitude = magnitude_a
+            + l1(world)
+            + l1(pose_b.translation)
+            + pose_b.scale_length(reach_b)
+            + margin;
         let reach = (radius + margin + PRUNE_SLACK * magnitude) / pose_b.scale;
         let center = pose_b.inverse_transform_point(world);
         if reach.is_nan() || !is_finite_vec(center) {
@@ -175,15 +182,16 @@ mod tests {
     }
 
     /// A star-shaped outline of `radii.len()` vertices (radii in metres,
-    /// evenly turned): simple, usually not convex, several pieces.
-    fn star(radii: &[Real]) -> Option<SimplePolygon> {
+    /// evenly turned) about `center`: simple, usually not convex, several
+    /// pieces.
+    fn star(radii: &[Real], center: Vec2) -> Option<SimplePolygon> {
         let count = radii.len() as Real;
         let points: Vec<Vec2> = radii
             .iter()
             .enumerate()
             .map(|(i, &r)| {
                 let angle = std::f32::consts::TAU * i as Real / count;
-                vec2(angle.cos(), angle.sin()) * r
+                center + vec2(angle.cos(), angle.sin()) * r
             })
             .collect();
         SimplePolygon::new(&points).ok()
@@ -208,14 +216,23 @@ mod tests {
             scale in 0.5f32..2.0,
             margin in 0.0f32..0.2,
             off in -0.02f32..0.02,
+            far in prop_oneof![Just(0.0f32), 100.0f32..3000.0],
         ) {
-            let (Some(a), Some(b)) = (star(&radii_a), star(&radii_b)) else {
+            // With `far`, both outlines lie far from their own origins and
+            // the poses bring them back near the world's.
+            let a = star(&radii_a, vec2(far, 0.0));
+            let b = star(&radii_b, vec2(0.0, far));
+            let (Some(a), Some(b)) = (a, b) else {
                 return Ok(());
             };
             let pose_a = Pose::new(vec2(1.0, -2.0), turn_a);
+            let pose_a = Pose::new(pose_a.translation - pose_a.rotation * vec2(far, 0.0), turn_a);
             let direction = vec2(heading.cos(), heading.sin());
+            // B's outline centre goes to A's (1, −2) moved by `distance`.
+            let turned_b = Pose::new(Vec2::zeros(), turn_b).rotation * vec2(0.0, far * scale);
             let pose_b = |distance: Real| {
-                Pose::new(pose_a.translation + direction * distance, turn_b).with_scale(scale)
+                let at = vec2(1.0, -2.0) + direction * distance - turned_b;
+                Pose::new(at, turn_b).with_scale(scale)
             };
             let touches = |distance: Real| {
                 every_piece_pair(&a, &pose_a, &b, &pose_b(distance), margin).is_some()
