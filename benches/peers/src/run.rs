@@ -293,21 +293,40 @@ fn stepping_scene(
     let (mut c, mut r) = (Vec::new(), Vec::new());
     for round in 0..plan.rounds {
         eprintln!("{name}: round {} of {}", round + 1, plan.rounds);
-        let (cr, rr) = run_interleaved(
-            scene,
-            plan.steps,
-            plan.measured,
-            checkpoints,
-            TURN_STEPS,
-            round % 2 == 0,
-        );
+        let (cr, rr) = run_round(plan, scene, checkpoints, round);
         c.push(cr);
         r.push(rr);
     }
+    push_row(report, name, &c, &r, target);
+    let (c0, r0) = (c.into_iter().next(), r.into_iter().next());
+    (c0.expect("one round"), r0.expect("one round"))
+}
+
+/// Round `round` of `scene`: both engines side by side, taking turns of
+/// [`TURN_STEPS`] steps, circlet first in even rounds.
+fn run_round(
+    plan: &Plan,
+    scene: &SceneDef,
+    checkpoints: &[usize],
+    round: usize,
+) -> (StepRun, StepRun) {
+    run_interleaved(
+        scene,
+        plan.steps,
+        plan.measured,
+        checkpoints,
+        TURN_STEPS,
+        round.is_multiple_of(2),
+    )
+}
+
+/// Adds the row of a stepping scene: the median ms/step of every measured
+/// step of every round, per engine.
+fn push_row(report: &mut Report, name: &str, c: &[StepRun], r: &[StepRun], target: Option<f64>) {
     let row = Row {
         scene: format!("{name} (ms/step)"),
-        circlet: median_ms(&c),
-        rapier: median_ms(&r),
+        circlet: median_ms(c),
+        rapier: median_ms(r),
         target,
         circlet_target: None,
         condition: None,
@@ -318,8 +337,17 @@ fn stepping_scene(
         fmt_value(row.rapier)
     );
     report.rows.push(row);
-    let (c0, r0) = (c.into_iter().next(), r.into_iter().next());
-    (c0.expect("one round"), r0.expect("one round"))
+}
+
+/// The order in which round `round` visits `sizes` scenes: first to last
+/// in even rounds, last to first in odd ones, so that over the rounds
+/// every size is timed early and late in the run.
+pub fn size_order(round: usize, sizes: usize) -> Vec<usize> {
+    if round.is_multiple_of(2) {
+        (0..sizes).collect()
+    } else {
+        (0..sizes).rev().collect()
+    }
 }
 
 fn awake_note(report: &mut Report, name: &str, c: &StepRun, r: &StepRun, bodies: usize) {
@@ -428,19 +456,42 @@ pub fn trees(plan: &Plan, report: &mut Report) {
 
 /// `scaling`: ball pits of each size in `plan.scaling`; one row per size
 /// and the log-log slope of ms/step against bodies per engine.
+///
+/// Each round times every size once, in turn (see [`size_order`]), rather
+/// than all rounds of one size before the next: the slope compares sizes,
+/// so a slow spell of a shared machine must not fall on one size alone.
 pub fn scaling(plan: &Plan, report: &mut Report) {
+    let scenes: Vec<SceneDef> = plan
+        .scaling
+        .iter()
+        .map(|&count| {
+            plan.scaling_layout
+                .pit(count, plan.scaling_sleeping, plan.seed)
+        })
+        .collect();
+    let name = |count: usize| format!("scaling {}k", count / 1_000);
+    let mut runs: Vec<(Vec<StepRun>, Vec<StepRun>)> = vec![(Vec::new(), Vec::new()); scenes.len()];
+    for round in 0..plan.rounds {
+        for i in size_order(round, scenes.len()) {
+            eprintln!(
+                "{}: round {} of {}",
+                name(plan.scaling[i]),
+                round + 1,
+                plan.rounds
+            );
+            let (c, r) = run_round(plan, &scenes[i], &[], round);
+            runs[i].0.push(c);
+            runs[i].1.push(r);
+        }
+    }
     let (mut c_pts, mut r_pts) = (Vec::new(), Vec::new());
-    for &count in &plan.scaling {
-        let scene = plan
-            .scaling_layout
-            .pit(count, plan.scaling_sleeping, plan.seed);
-        let name = format!("scaling {}k", count / 1_000);
-        let (c, r) = stepping_scene(plan, report, &name, &scene, None, &[]);
+    for (&count, (c, r)) in plan.scaling.iter().zip(&runs) {
+        push_row(report, &name(count), c, r, None);
         let row = report.rows.last().expect("row just added");
         c_pts.push((count as f64, row.circlet));
         r_pts.push((count as f64, row.rapier));
-        if c.escaped + r.escaped > 0 {
-            awake_note(report, &name, &c, &r, count);
+        if c[0].escaped + r[0].escaped > 0 {
+            awake_note(report, &name(count), &c[0], &r[0], count);
         }
     }
     let (cs, rs) = (log_log_slope(&c_pts), log_log_slope(&r_pts));
@@ -613,6 +664,14 @@ mod tests {
         assert!((top - 0.03).abs() < 1e-5);
         assert!(!stands(top, slide));
         assert!(!stands(0.03, 0.0) && !stands(0.0, 0.2));
+    }
+
+    #[test]
+    fn every_round_times_every_size_and_the_order_turns() {
+        assert_eq!(size_order(0, 4), vec![0, 1, 2, 3]);
+        assert_eq!(size_order(1, 4), vec![3, 2, 1, 0]);
+        assert_eq!(size_order(2, 4), vec![0, 1, 2, 3]);
+        assert!(size_order(5, 0).is_empty());
     }
 
     #[test]
