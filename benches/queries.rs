@@ -8,14 +8,16 @@
 //! neighbours apart by less than the margin, slightly turned) and
 //! separated; the boxes are `ConvexPolygon::rectangle`s, which take the
 //! closed-form box path. Also `contact_with_margin` between two saws
-//! (simple polygons of 8 teeth, 8 convex pieces each) side by side, end
-//! to end: touching at their ends, and apart by 5 cm.
+//! (simple polygons of 8 teeth, 16 convex pieces each) side by side, end
+//! to end: touching at their ends, and apart by 5 cm; and between a saw
+//! and a convex shape: a ball in a notch between two teeth, the same ball
+//! 5 cm above a tooth's tip, and the saw resting on a floor box.
 //!
 //! Run: `cargo bench --bench queries`.
 
 use circlet::math::{Pose, vec2};
 use circlet::query::{contact, contact_with_margin, distance, intersects};
-use circlet::shape::{Capsule, Circle, ConvexPolygon, Shape, SimplePolygon};
+use circlet::shape::{Aabb, Capsule, Circle, ConvexPolygon, Shape, SimplePolygon};
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 
@@ -164,5 +166,48 @@ fn bench_simple_simple(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_queries, bench_box_box, bench_simple_simple);
+fn bench_simple_convex(c: &mut Criterion) {
+    let saw = saw();
+    let pieces = saw.pieces().len();
+    let saw = Shape::from(saw);
+    let ball = Shape::from(Circle::new(vec2(0.0, 0.0), 0.3).unwrap());
+    let floor = Shape::from(Aabb::new(vec2(-10.0, -1.0), vec2(20.0, 0.0)).unwrap());
+    let identity = Pose::IDENTITY;
+    // The notch between the teeth tipped at x = 4 and x = 5 is at
+    // (4.5, 1), its flanks rising 2 in 1: a ball centred at height y over
+    // it is (y − 1)/√5 from each, so at y = 1.668 a ball of 0.3 sinks
+    // about 1 mm into both. The floor's top is 1 mm above the saw's base.
+    let cases = [
+        ("ball_in_notch", &ball, vec2(4.5, 1.668), true),
+        ("ball_apart", &ball, vec2(4.0, 2.35), false),
+        ("on_floor", &floor, vec2(0.0, 0.001), true),
+    ];
+    let mut group = c.benchmark_group(format!("saw{pieces}_convex"));
+    for (label, other, at, touches) in cases {
+        let pose = Pose::from_translation(at);
+        // Sanity: the configuration is what its name says.
+        let m = contact_with_margin(&saw, &identity, other, &pose, WORLD_MARGIN);
+        assert_eq!(m.is_some(), touches, "{label}");
+        group.bench_function(format!("contact_with_margin/{label}"), |bench| {
+            bench.iter(|| {
+                contact_with_margin(
+                    black_box(&saw),
+                    black_box(&identity),
+                    black_box(other),
+                    black_box(&pose),
+                    WORLD_MARGIN,
+                )
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(
+    benches,
+    bench_queries,
+    bench_box_box,
+    bench_simple_simple,
+    bench_simple_convex
+);
 criterion_main!(benches);

@@ -6,8 +6,9 @@
 //!
 //! A piece pair is passed over when the pieces' bounding circles (kept by
 //! the polygon, see [`SimplePolygon::piece_bounds`]) are farther apart
-//! than the margin and a rounding slack: such pieces are farther apart
-//! than the margin, so their contact is `None` and cannot be the answer.
+//! than the margin and a rounding slack ([`super::near_piece`]): such
+//! pieces are farther apart than the margin, so their contact is `None`
+//! and cannot be the answer.
 //! Each piece is placed in the world only when it is collided, so the
 //! query allocates nothing, and two outlines of many pieces that touch at
 //! one place collide a few piece pairs, not all of them.
@@ -15,10 +16,10 @@
 use super::clip::sanitize_margin;
 use super::contact_polygon_polygon;
 use super::contact_simple_convex::outline_feature;
+use super::near_piece::{NearPiece, pieces_reach};
 use super::{FeatureId, Manifold};
-use crate::math::{Pose, Real, Vec2, is_finite_vec};
+use crate::math::{Pose, Real};
 use crate::query::placed::WorldPolygon;
-use crate::query::tree::PRUNE_SLACK;
 use crate::shape::SimplePolygon;
 
 /// The contact between simple polygons A and B (shapes and poses), if they are
@@ -34,20 +35,14 @@ pub fn contact_simple_simple(
     let margin = sanitize_margin(margin);
     let mut deepest: Option<(Manifold, usize, usize)> = None;
     let pieces_b = simple_b.pieces().iter().zip(simple_b.piece_bounds());
-    // How far from B's origin its pieces reach (local units, over-estimated
-    // by |x| + |y|): the magnitude B's placements round at.
-    let reach_b = simple_b
-        .piece_bounds()
-        .iter()
-        .map(|(center, radius)| center.x.abs() + center.y.abs() + radius)
-        .fold(0.0, Real::max);
+    let reach_b = pieces_reach(simple_b.piece_bounds());
     for (index_a, (piece_a, &bounds_a)) in simple_a
         .pieces()
         .iter()
         .zip(simple_a.piece_bounds())
         .enumerate()
     {
-        let near_a = NearB::new(bounds_a, pose_a, pose_b, reach_b, margin);
+        let near_a = NearPiece::new(bounds_a, pose_a, pose_b, reach_b, margin);
         let mut polygon_a = None;
         for (index_b, (piece_b, &bounds_b)) in pieces_b.clone().enumerate() {
             if !near_a.may_touch(bounds_b) {
@@ -89,66 +84,11 @@ fn by_outline(
     manifold
 }
 
-/// A bounding circle of a piece of A in B's local frame, grown by the
-/// margin and a rounding slack: the test of B's pieces' circles against it.
-struct NearB {
-    center: Vec2,
-    /// Radius, margin and slack, in B's units.
-    reach: Real,
-}
-
-impl NearB {
-    /// A's piece circle (`bounds`, A's local frame) seen from B, whose
-    /// pieces reach `reach_b` from its origin (local units). The slack,
-    /// [`PRUNE_SLACK`] times the magnitudes the placements and the contact
-    /// round at, covers the rounding of both placements and of the exact
-    /// test. A NaN anywhere gives a circle that every piece of B passes,
-    /// as the loop without the test would take them all.
-    fn new(
-        (center, radius): (Vec2, Real),
-        pose_a: &Pose,
-        pose_b: &Pose,
-        reach_b: Real,
-        margin: Real,
-    ) -> NearB {
-        let l1 = |v: Vec2| v.x.abs() + v.y.abs();
-        // A's placement rounds at its translation and at the scaled local
-        // centre (a piece far from A's own origin rounds by more than its
-        // world position alone says); B's likewise, over all its pieces.
-        let magnitude_a = l1(pose_a.translation) + pose_a.scale_length(l1(center) + radius);
-        let world = pose_a.transform_point(center);
-        let radius = pose_a.scale_length(radius);
-        let magnitude = magnitude_a
-            + l1(world)
-            + l1(pose_b.translation)
-            + pose_b.scale_length(reach_b)
-            + margin;
-        let reach = (radius + margin + PRUNE_SLACK * magnitude) / pose_b.scale;
-        let center = pose_b.inverse_transform_point(world);
-        if reach.is_nan() || !is_finite_vec(center) {
-            return NearB {
-                center: Vec2::zeros(),
-                reach: Real::INFINITY,
-            };
-        }
-        NearB { center, reach }
-    }
-
-    /// False only when B's piece circle `bounds` (B's local frame) is
-    /// farther from this one than the margin and the slack. Both centres
-    /// are finite (B's shape is valid, and `new` keeps no other), so no
-    /// NaN reaches the comparison.
-    #[inline]
-    fn may_touch(&self, (center, radius): (Vec2, Real)) -> bool {
-        let reach = self.reach + radius;
-        (center - self.center).norm_squared() <= reach * reach
-    }
-}
-
 #[cfg(test)]
 mod tests {
+    use super::super::near_piece::star;
     use super::*;
-    use crate::math::vec2;
+    use crate::math::{Vec2, vec2};
     use crate::query::contact::clip::vertex_feature;
     use proptest::prelude::*;
 
@@ -179,22 +119,6 @@ mod tests {
         }
         let (manifold, index_a, index_b) = deepest?;
         Some(by_outline(manifold, simple_a, index_a, simple_b, index_b))
-    }
-
-    /// A star-shaped outline of `radii.len()` vertices (radii in metres,
-    /// evenly turned) about `center`: simple, usually not convex, several
-    /// pieces.
-    fn star(radii: &[Real], center: Vec2) -> Option<SimplePolygon> {
-        let count = radii.len() as Real;
-        let points: Vec<Vec2> = radii
-            .iter()
-            .enumerate()
-            .map(|(i, &r)| {
-                let angle = std::f32::consts::TAU * i as Real / count;
-                center + vec2(angle.cos(), angle.sin()) * r
-            })
-            .collect();
-        SimplePolygon::new(&points).ok()
     }
 
     proptest! {

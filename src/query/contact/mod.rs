@@ -90,6 +90,7 @@ mod face_manifold;
 mod framed_box;
 mod lanes;
 mod local_frame;
+mod near_piece;
 
 use convex_manifold::ConvexManifold;
 use framed_box::BoxShape;
