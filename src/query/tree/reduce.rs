@@ -103,17 +103,28 @@ pub(crate) fn reduce_leaf_pairs(contacts: &mut [LeafContact]) -> Option<Manifold
     out
 }
 
+/// Leaf-pair contacts up to this many are sorted by insertion (they come
+/// nearly in order from a descent or a pair cache); more by the standard
+/// library's unstable sort.
+const INSERTION_SORT_MAX: usize = 32;
+
 /// [`reduce_leaf_pairs`] written into `out` (its point buffer reused), with
 /// the contact functions' rule that a manifold that is not finite is none.
 pub(crate) fn reduce_leaf_pairs_into(contacts: &mut [LeafContact], out: &mut Option<Manifold>) {
     let key = |c: &LeafContact| (u64::from(c.node_a) << 32) | u64::from(c.node_b.unwrap_or(0));
-    // Insertion sort: a few to a few dozen contacts, often nearly in order.
-    for i in 1..contacts.len() {
-        let mut j = i;
-        while j > 0 && key(&contacts[j - 1]) > key(&contacts[j]) {
-            contacts.swap(j - 1, j);
-            j -= 1;
+    // No two contacts share a key, so every sort gives the same order.
+    if contacts.len() <= INSERTION_SORT_MAX {
+        // Insertion sort: a few to a few dozen contacts, often nearly in order.
+        for i in 1..contacts.len() {
+            let mut j = i;
+            while j > 0 && key(&contacts[j - 1]) > key(&contacts[j]) {
+                contacts.swap(j - 1, j);
+                j -= 1;
+            }
         }
+    } else {
+        // Two large trees lying along each other: O(n log n), not O(n²).
+        contacts.sort_unstable_by_key(key);
     }
     reduce_ordered_into(contacts, out);
     if out.as_ref().is_some_and(|m| !m.is_finite()) {
@@ -251,5 +262,52 @@ mod tests {
             }
         }
         assert!(out.is_some_and(|m| m.points.len() == 2));
+    }
+
+    #[test]
+    fn leaf_pairs_sort_the_same_by_insertion_and_in_bulk() {
+        // Leaf pairs of two trees, each pair once, in a scrambled order:
+        // as many as insertion sorts and more.
+        let pairs = |count: u32| -> Vec<LeafContact> {
+            (0..count)
+                .map(|i| {
+                    let (a, b) = ((i * 37) % count / 8, (i * 37) % count % 8);
+                    let angle = i as Real * 0.7;
+                    LeafContact {
+                        node_a: a,
+                        node_b: Some(b),
+                        point: vec2(a as Real * 0.3, b as Real * 0.2),
+                        normal: vec2(angle.cos(), angle.sin()),
+                        depth: 0.002 * ((i * 5) % 7) as Real - 0.004,
+                        id: FeatureId::new(a as u16, b as u16),
+                        part_a: None,
+                        part_b: None,
+                    }
+                })
+                .collect()
+        };
+        let mut out = None;
+        for count in [
+            1,
+            5,
+            INSERTION_SORT_MAX as u32,
+            INSERTION_SORT_MAX as u32 + 1,
+            40,
+            400,
+        ] {
+            let found = pairs(count);
+            // The reference: sorted by the canonical order, which for
+            // distinct leaf pairs is the order of the pairs.
+            let want = reduce_leaf_contacts(&found);
+            let mut scrambled = found.clone();
+            reduce_leaf_pairs_into(&mut scrambled, &mut out);
+            assert_eq!(out, want, "{count} leaf pairs");
+            assert!(
+                scrambled
+                    .windows(2)
+                    .all(|w| (w[0].node_a, w[0].node_b) < (w[1].node_a, w[1].node_b)),
+                "{count} leaf pairs sorted"
+            );
+        }
     }
 }
