@@ -1,7 +1,7 @@
 //! `contact_tree_shape`: leaf-pair contacts of a tree with a shape, reduced
 //! to one manifold.
 
-use super::contact_tree_tree::{contact_tree_tree_in, contact_tree_tree_with_margin};
+use super::contact_tree_tree::contact_tree_tree_in;
 use super::probe::Probe;
 use super::reduce::{reduce_leaf_contacts, reduce_leaf_contacts_into};
 use super::walk::{Visitor, WorldCircle, visit_leaves, walk};
@@ -147,22 +147,20 @@ pub fn contact_tree_shape_with_stats(
 }
 
 /// [`contact_tree_shape_with_margin`] against a shape already placed in the
-/// world: the tree arm of [`crate::query::contact::contact_placed`]. A placed
-/// tree goes to [`contact_tree_tree_with_margin`]. A negative or NaN margin
-/// acts as 0, as in every contact function.
+/// world: the tree arm of [`crate::query::contact::contact_placed`], and
+/// [`contact_tree_placed_into`] with buffers of its own. A placed tree goes
+/// to [`contact_tree_tree_with_margin`](super::contact_tree_tree_with_margin).
+/// A negative or NaN margin acts as 0, as in every contact function, and a
+/// manifold that is not finite is none.
 pub(crate) fn contact_tree_placed(
     tree: &CircleTree,
     pose: &Pose,
     other: &Placed,
     margin: Real,
 ) -> Option<Manifold> {
-    let margin = margin.max(0.0);
-    if let Placed::Tree(other_tree, other_pose) = other {
-        return contact_tree_tree_with_margin(tree, pose, other_tree, other_pose, margin);
-    }
-    let mut found = Vec::new();
-    leaf_contacts_placed(tree, pose, other, margin, &mut found);
-    reduce_leaf_contacts(&found)
+    let (mut buffer, mut out) = (Vec::new(), None);
+    contact_tree_placed_into(tree, pose, other, margin, &mut buffer, &mut out);
+    out
 }
 
 /// [`contact_tree_placed`] with the leaf contacts gathered in `buffer`
