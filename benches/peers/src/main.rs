@@ -7,8 +7,9 @@
 //! [--rounds N] [--quick] [--markdown]`
 //!
 //! `... -- time --engine circlet --scene pyramid --runs 5` times one engine
-//! alone on one stepping scene: the quiet view of a change, where the full
-//! table's alternation doubles the time a run is exposed to a noisy machine.
+//! alone on one stepping scene (`--scene pit --bodies N`: a scaling row's
+//! pit): the quiet view of a change, where the full table's alternation
+//! doubles the time a run is exposed to a noisy machine.
 
 mod circlet_engine;
 mod engine;
@@ -133,6 +134,9 @@ enum Cmd {
         /// median time of each stage of the step instead.
         #[arg(long)]
         stages: bool,
+        /// `pit` only: its number of balls.
+        #[arg(long, default_value_t = 32_000)]
+        bodies: usize,
     },
 }
 
@@ -141,12 +145,32 @@ enum TimedScene {
     Ballpit,
     Pyramid,
     Trees,
+    /// A scaling row's pit of `--bodies` balls, laid out and sleeping as
+    /// `--scaling-layout` and `--scaling-sleeping` say (given before `time`).
+    Pit,
 }
 
 fn layout_of(name: LayoutName) -> Layout {
     match name {
         LayoutName::Deep => Layout::Deep,
         LayoutName::Wide => Layout::Wide,
+    }
+}
+
+/// The scene `time` runs: the table's scene of that name, or for `pit` a
+/// scaling row's pit of `bodies` balls.
+fn timed_scene(
+    scene: TimedScene,
+    pit: Layout,
+    sleeping: bool,
+    bodies: usize,
+    seed: u64,
+) -> scenes::SceneDef {
+    match scene {
+        TimedScene::Ballpit => scenes::ball_pit(5_000, true, seed),
+        TimedScene::Pit => pit.pit(bodies, sleeping, seed),
+        TimedScene::Pyramid => scenes::pyramid(100),
+        TimedScene::Trees => scenes::trees(circlet_engine::union_mass(&scenes::hull_balls()), seed),
     }
 }
 
@@ -158,15 +182,11 @@ fn main() {
         runs,
         seed,
         stages,
+        bodies,
     }) = cli.command
     {
-        let scene = match scene {
-            TimedScene::Ballpit => scenes::ball_pit(5_000, true, seed),
-            TimedScene::Pyramid => scenes::pyramid(100),
-            TimedScene::Trees => {
-                scenes::trees(circlet_engine::union_mass(&scenes::hull_balls()), seed)
-            }
-        };
+        let pit = layout_of(cli.scaling_layout);
+        let scene = timed_scene(scene, pit, cli.scaling_sleeping, bodies, seed);
         let plan = Plan::full(runs.max(1), false, Layout::Wide, seed);
         if stages {
             if engine == EngineName::Circlet {
@@ -257,4 +277,40 @@ fn main() {
         ),
     ];
     print!("{}", report.render(&header, cli.markdown));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_runs_a_scaling_pit_of_the_asked_size() {
+        let cli = Cli::try_parse_from([
+            "circlet-peers",
+            "--scaling-layout",
+            "deep",
+            "time",
+            "--engine",
+            "circlet",
+            "--scene",
+            "pit",
+            "--bodies",
+            "2000",
+        ])
+        .expect("a valid command line");
+        let Some(Cmd::Time {
+            scene,
+            bodies,
+            seed,
+            ..
+        }) = cli.command
+        else {
+            panic!("parsed as the time subcommand");
+        };
+        let pit = layout_of(cli.scaling_layout);
+        let def = timed_scene(scene, pit, cli.scaling_sleeping, bodies, seed);
+        assert_eq!(def.dynamic_count(), 2_000);
+        assert_eq!(def, pit.pit(2_000, false, SEED));
+        assert_eq!(pit, Layout::Deep);
+    }
 }
