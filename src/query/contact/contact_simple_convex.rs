@@ -53,13 +53,18 @@ pub fn contact_simple_convex(
             deepest = Some((manifold, index));
         }
     }
-    let (mut manifold, index) = deepest?;
+    let (manifold, index) = deepest?;
+    Some(by_outline_a(manifold, simple_a, index))
+}
+
+/// `manifold` of piece `index` of A with A's features named by A's outline.
+fn by_outline_a(mut manifold: Manifold, simple_a: &SimplePolygon, index: usize) -> Manifold {
     let piece = &simple_a.pieces()[index];
     for point in &mut manifold.points {
         let feature_a = outline_feature(simple_a, piece, point.id.feature_a());
         point.id = FeatureId::new(feature_a, point.id.feature_b());
     }
-    Some(manifold)
+    manifold
 }
 
 /// Renames a feature of `piece` (vertex or edge `i` of the piece) by the
@@ -81,7 +86,7 @@ pub(super) fn outline_feature(simple: &SimplePolygon, piece: &ConvexPolygon, fea
 
 #[cfg(test)]
 mod tests {
-    use super::super::near_piece::star;
+    use super::super::near_piece::{Approach, star};
     use super::*;
     use crate::math::Vec2;
     use crate::math::vec2;
@@ -113,13 +118,8 @@ mod tests {
                 deepest = Some((manifold, index));
             }
         }
-        let (mut manifold, index) = deepest?;
-        let piece = &simple_a.pieces()[index];
-        for point in &mut manifold.points {
-            let feature_a = outline_feature(simple_a, piece, point.id.feature_a());
-            point.id = FeatureId::new(feature_a, point.id.feature_b());
-        }
-        Some(manifold)
+        let (manifold, index) = deepest?;
+        Some(by_outline_a(manifold, simple_a, index))
     }
 
     /// Shape kind `kind` of size about `size` metres about `center` (its
@@ -180,25 +180,14 @@ mod tests {
                 return Ok(());
             };
             let shape_b = other_shape(kind, size, vec2(0.0, far));
-            let pose_a = Pose::new(vec2(1.0, -2.0), turn_a);
-            let pose_a = Pose::new(pose_a.translation - pose_a.rotation * vec2(far, 0.0), turn_a);
-            let direction = vec2(heading.cos(), heading.sin());
-            let turned_b = Pose::new(Vec2::zeros(), turn_b).rotation * vec2(0.0, far * scale);
-            let pose_b = |distance: Real| {
-                let at = vec2(1.0, -2.0) + direction * distance - turned_b;
-                Pose::new(at, turn_b).with_scale(scale)
-            };
-            let touches = |distance: Real| {
-                every_piece(&a, &pose_a, &Placed::new(&shape_b, &pose_b(distance)), margin)
-                    .is_some()
-            };
-            let (mut near, mut far) = (0.0, 12.0);
-            prop_assume!(touches(near) && !touches(far));
-            for _ in 0..30 {
-                let mid = 0.5 * (near + far);
-                if touches(mid) { near = mid } else { far = mid }
-            }
-            let pose_b = pose_b(near + off);
+            let approach = Approach { heading, turn_a, turn_b, scale, far };
+            let pose_a = approach.pose_a();
+            let contact = approach.contact_distance(|distance| {
+                let placed_b = Placed::new(&shape_b, &approach.pose_b(distance));
+                every_piece(&a, &pose_a, &placed_b, margin).is_some()
+            });
+            prop_assume!(contact.is_some());
+            let pose_b = approach.pose_b(contact.unwrap_or(0.0) + off);
             let placed_b = Placed::new(&shape_b, &pose_b);
             let pruned = contact_simple_convex(&a, &pose_a, &placed_b, margin);
             prop_assert_eq!(&pruned, &every_piece(&a, &pose_a, &placed_b, margin));

@@ -86,9 +86,9 @@ fn by_outline(
 
 #[cfg(test)]
 mod tests {
-    use super::super::near_piece::star;
+    use super::super::near_piece::{Approach, star};
     use super::*;
-    use crate::math::{Vec2, vec2};
+    use crate::math::vec2;
     use crate::query::contact::clip::vertex_feature;
     use proptest::prelude::*;
 
@@ -149,25 +149,13 @@ mod tests {
             let (Some(a), Some(b)) = (a, b) else {
                 return Ok(());
             };
-            let pose_a = Pose::new(vec2(1.0, -2.0), turn_a);
-            let pose_a = Pose::new(pose_a.translation - pose_a.rotation * vec2(far, 0.0), turn_a);
-            let direction = vec2(heading.cos(), heading.sin());
-            // B's outline centre goes to A's (1, −2) moved by `distance`.
-            let turned_b = Pose::new(Vec2::zeros(), turn_b).rotation * vec2(0.0, far * scale);
-            let pose_b = |distance: Real| {
-                let at = vec2(1.0, -2.0) + direction * distance - turned_b;
-                Pose::new(at, turn_b).with_scale(scale)
-            };
-            let touches = |distance: Real| {
-                every_piece_pair(&a, &pose_a, &b, &pose_b(distance), margin).is_some()
-            };
-            let (mut near, mut far) = (0.0, 12.0);
-            prop_assume!(touches(near) && !touches(far));
-            for _ in 0..30 {
-                let mid = 0.5 * (near + far);
-                if touches(mid) { near = mid } else { far = mid }
-            }
-            let pose_b = pose_b(near + off);
+            let approach = Approach { heading, turn_a, turn_b, scale, far };
+            let pose_a = approach.pose_a();
+            let contact = approach.contact_distance(|distance| {
+                every_piece_pair(&a, &pose_a, &b, &approach.pose_b(distance), margin).is_some()
+            });
+            prop_assume!(contact.is_some());
+            let pose_b = approach.pose_b(contact.unwrap_or(0.0) + off);
             prop_assert_eq!(
                 contact_simple_simple(&a, &pose_a, &b, &pose_b, margin),
                 every_piece_pair(&a, &pose_a, &b, &pose_b, margin)

@@ -218,3 +218,57 @@ pub(super) fn star(radii: &[Real], center: Vec2) -> Option<crate::shape::SimpleP
         .collect();
     crate::shape::SimplePolygon::new(&points).ok()
 }
+
+/// How the pruning's property tests bring a shape B up to a simple
+/// polygon A. A's outline is drawn about `(far, 0)` of its own frame and
+/// B's about `(0, far)` of its own (scaled by `scale`); the poses bring
+/// A's to the world's `(1, −2)` and B's to that point moved by a
+/// distance along `heading`, so that with a large `far` both shapes lie
+/// far from their own origins and near the world's.
+#[cfg(test)]
+pub(super) struct Approach {
+    pub heading: Real,
+    pub turn_a: Real,
+    pub turn_b: Real,
+    pub scale: Real,
+    pub far: Real,
+}
+
+#[cfg(test)]
+impl Approach {
+    const MEETING: Vec2 = Vec2::new(1.0, -2.0);
+
+    /// A's pose: its outline's centre at the meeting point.
+    pub fn pose_a(&self) -> Pose {
+        let turned = Pose::new(Vec2::zeros(), self.turn_a).rotation * Vec2::new(self.far, 0.0);
+        Pose::new(Self::MEETING - turned, self.turn_a)
+    }
+
+    /// B's pose: its outline's centre `distance` (m) from the meeting
+    /// point along the heading.
+    pub fn pose_b(&self, distance: Real) -> Pose {
+        let direction = Vec2::new(self.heading.cos(), self.heading.sin());
+        let turned =
+            Pose::new(Vec2::zeros(), self.turn_b).rotation * Vec2::new(0.0, self.far * self.scale);
+        Pose::new(Self::MEETING + direction * distance - turned, self.turn_b).with_scale(self.scale)
+    }
+
+    /// The distance along the heading at which B first comes within the
+    /// margin, by bisection on `touches` (up to 12 m, to about 10 µm);
+    /// `None` unless B touches at 0 and not at 12 m.
+    pub fn contact_distance(&self, touches: impl Fn(Real) -> bool) -> Option<Real> {
+        let (mut near, mut far) = (0.0, 12.0);
+        if !touches(near) || touches(far) {
+            return None;
+        }
+        for _ in 0..30 {
+            let mid = 0.5 * (near + far);
+            if touches(mid) {
+                near = mid;
+            } else {
+                far = mid;
+            }
+        }
+        Some(near)
+    }
+}
