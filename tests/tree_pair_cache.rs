@@ -6,7 +6,11 @@
 //! - along the same walks, with a motion stamp that grows by a bound of how
 //!   far any point of either tree moved: whenever the stamp is still at or
 //!   below the `quiet_until` of an earlier answer, the fresh answer is
-//!   `None` (the promise the world passes quiet pairs over on);
+//!   `None` (the promise the world passes quiet pairs over on), both for
+//!   the answer just before and, with a second cache that is not asked
+//!   while it is quiet (as the world does), over several steps;
+//! - trees apart with candidates (leaves nearer than the widened descent,
+//!   farther than the margin) are quiet too, for the room of the nearest;
 //! - the cache does serve answers from its candidates (a walk of small
 //!   moves runs one descent), descends again once the motion used up
 //!   [`CACHE_REACH`], and a cleared cache descends on its next query.
@@ -78,6 +82,10 @@ proptest! {
         let mut cache = TreePairCache::default();
         let mut stamp = 0.0f64;
         let mut quiet_until = f64::NEG_INFINITY;
+        // Asked only once its stamp has passed its threshold, as the world
+        // asks a quiet pair.
+        let mut skipping = TreePairCache::default();
+        let mut skipping_until = f64::NEG_INFINITY;
         for (i, m) in walk.iter().enumerate() {
             let (was_a, was_b) = (pose_a, pose_b);
             match m.kind {
@@ -93,14 +101,22 @@ proptest! {
             if m.kind == 16 {
                 // The promise holds for one margin.
                 quiet_until = f64::NEG_INFINITY;
+                skipping_until = f64::NEG_INFINITY;
             }
             let cached = cache.contact_with_stamp(&a, &pose_a, &b, &pose_b, margin, stamp);
             let fresh = contact_tree_tree_with_margin(&a, &pose_a, &b, &pose_b, margin);
             if stamp <= quiet_until {
                 prop_assert!(fresh.is_none(), "step {}: quiet, yet {:?}", i, fresh);
             }
-            prop_assert_eq!(cached, fresh, "step {}", i);
+            prop_assert_eq!(&cached, &fresh, "step {}", i);
             quiet_until = cache.quiet_until();
+            if stamp <= skipping_until {
+                prop_assert!(fresh.is_none(), "step {}: still quiet, yet {:?}", i, fresh);
+            } else {
+                let answer = skipping.contact_with_stamp(&a, &pose_a, &b, &pose_b, margin, stamp);
+                prop_assert_eq!(answer, fresh, "step {} after quiet steps", i);
+                skipping_until = skipping.quiet_until();
+            }
         }
     }
 }
@@ -154,4 +170,42 @@ fn small_moves_are_answered_from_the_candidates() {
     let above = Pose::new(vec2(0.0, 0.88), 0.0);
     cache.contact(&tree, &below, &tree, &above, 0.02);
     assert_eq!(cache.descents(), last + 1);
+}
+
+#[test]
+fn trees_apart_with_candidates_are_quiet_for_the_nearest_room() {
+    let tree = hull();
+    let below = Pose::IDENTITY;
+    let margin = 0.02;
+    // The lower balls of B 3 cm above A's upper balls: within the widened
+    // descent (margin and CACHE_REACH), beyond the margin.
+    let gap = 0.03;
+    let above = Pose::new(vec2(0.0, 0.9 + gap), 0.0);
+    let mut cache = TreePairCache::default();
+    assert_eq!(
+        cache.contact_with_stamp(&tree, &below, &tree, &above, margin, 1.0),
+        None
+    );
+    assert!(cache.candidate_count() >= 1);
+    let room = cache.quiet_until() - 1.0;
+    // The room is the candidates' gap beyond the margin, less the rounding
+    // slack: not more, and not much less.
+    let expected = f64::from(gap - margin);
+    assert!(room <= expected, "room {room} beyond {expected}");
+    assert!(room > expected - 1e-4, "room {room} far below {expected}");
+    // The same from the candidates, without a descent.
+    assert_eq!(
+        cache.contact_with_stamp(&tree, &below, &tree, &above, margin, 2.0),
+        None
+    );
+    assert_eq!(cache.descents(), 1);
+    assert!((cache.quiet_until() - 2.0 - room).abs() < 1e-6);
+    // Nearer than the margin: touching, never quiet.
+    let touching = Pose::new(vec2(0.0, 0.9 + 0.01), 0.0);
+    assert!(
+        cache
+            .contact_with_stamp(&tree, &below, &tree, &touching, margin, 3.0)
+            .is_some()
+    );
+    assert_eq!(cache.quiet_until(), f64::NEG_INFINITY);
 }

@@ -15,8 +15,8 @@
 //!
 //! Two circle trees go through the pair's [`crate::query::tree::TreePairCache`]: the same
 //! manifold as a fresh descent, from the candidate leaf pairs while the
-//! trees move little. A tree pair found apart with no candidate at all is
-//! *quiet*: its map entry keeps a threshold on the sum of both colliders'
+//! trees move little. A tree pair found apart by more than some room (see
+//! `TreePairCache::quiet_until`) is *quiet*: its map entry keeps a threshold on the sum of both colliders'
 //! motion readings (`motion.rs`), and while the sum stays at or below it
 //! the pair is passed over without opening its box: no leaf pair can have
 //! come within the margin, so the manifold stays `None`, the pair stays not
@@ -197,8 +197,7 @@ impl World {
                     events.push(ended_event(key, sensor, colliders));
                 }
                 pair.touching = touching;
-                // Two trees apart with no candidate: quiet until the motion
-                // says otherwise (the cache leaves its threshold at -∞ in
+                // Two trees apart: quiet until the motion says otherwise (the cache leaves its threshold at -∞ in
                 // every other case); any other tree pair is marked as one.
                 *quiet = match (&pair.manifold, &pair.tree_cache) {
                     _ if !tree_pair => NOT_QUIET,

@@ -10,11 +10,15 @@
 //! in A's frame, test only the candidates; the first query after the
 //! relative motion used it up runs a new descent.
 //!
-//! A pair with no candidate at all is apart by more than the margin plus
-//! the room left. Given a *motion stamp* (a number that grows by at least
-//! how far any point of either tree moves), [`TreePairCache::quiet_until`]
-//! says up to which stamp the answer stays `None` without asking: the
-//! world uses it to pass over such pairs without opening them.
+//! A pair found apart is apart by more than the margin plus some room:
+//! every leaf pair that is not a candidate by the room left of the
+//! descent's widening, every candidate by its own distance beyond the
+//! pad. Given a *motion stamp* (a number that grows by at least how far
+//! any point of either tree moves), [`TreePairCache::quiet_until`] says up
+//! to which stamp the answer stays `None` without asking: the world uses
+//! it to pass over such pairs without opening them. Two leaves come
+//! nearer by at most how far a point of each moved, so no leaf pair can
+//! come within the margin before the stamp has grown by the least room.
 //!
 //! # Why the answer is exact
 //! The leaf contacts of a pair are the leaf pairs whose exact world-frame
@@ -166,10 +170,11 @@ impl TreePairCache {
     }
 
     /// After a query given the motion stamp `s` (see
-    /// [`Self::contact_with_stamp`]) that found no candidate at all: the
-    /// stamp up to which no leaf pair can come within the margin, that is,
-    /// while the stamps of later poses stay at or below it, the answer is
-    /// still `None`. `-∞` when there are candidates or no stamp was given.
+    /// [`Self::contact_with_stamp`]) that found the trees apart: the stamp
+    /// up to which no leaf pair can come within the margin, that is, while
+    /// the stamps of later poses stay at or below it, the answer is still
+    /// `None`. `-∞` when they touch, when a leaf pair is too near to
+    /// promise anything, or when no stamp was given.
     pub fn quiet_until(&self) -> f64 {
         self.quiet_until
     }
@@ -275,7 +280,9 @@ impl TreePairCache {
             pad,
             margin,
         };
-        if left >= 0.0 {
+        // How far (A's units) every leaf pair that is not a candidate lies
+        // beyond today's pad, less a slack for the rounding.
+        let rest = if left >= 0.0 {
             if self.candidates.is_empty() {
                 // Every leaf pair is more than `left` beyond today's pad.
                 self.quiet_from(stamp, left * pose_a.scale);
@@ -289,14 +296,46 @@ impl TreePairCache {
                     today.test(a, b, frame.map(leaf_b.center()), buffer);
                 }
             }
+            left
         } else {
-            let reach = self.gather(&today, buffer);
-            if self.candidates.is_empty() {
-                // As above, with all of the reach left.
-                self.quiet_from(stamp, (reach - pad - slack) * pose_a.scale);
-            }
+            // After a descent: all of its reach beyond today's pad.
+            self.gather(&today, buffer) - pad - slack
+        };
+        if buffer.is_empty() {
+            // Apart: no leaf pair comes within the margin before the trees
+            // have used up the room of the nearest candidate or of the
+            // rest, whichever is less.
+            let room = rest.min(self.candidate_room(&today, slack));
+            self.quiet_from(stamp, room * pose_a.scale);
         }
         reduce_leaf_pairs_into(buffer, out);
+    }
+
+    /// How far (A's units) beyond today's pad the nearest candidate leaf
+    /// pair lies, less `slack` for the rounding of its distance: `+∞` with
+    /// no candidate, `-∞` when a distance is not a number or a candidate
+    /// names a node past either tree. A leaf pair comes within the margin
+    /// only once its distance in A's frame is within the pad of that day
+    /// (the pruning is conservative, see `frame_descent`), so it must first
+    /// move by this much relative to the other tree.
+    fn candidate_room(&self, today: &Today, slack: Real) -> Real {
+        let (nodes_a, nodes_b) = (today.tree_a.nodes(), today.tree_b.nodes());
+        let mut nearest = Real::INFINITY;
+        for &[a, b] in &self.candidates {
+            let (Some(leaf_a), Some(leaf_b)) =
+                (nodes_a.get(usize::from(a)), nodes_b.get(usize::from(b)))
+            else {
+                return Real::NEG_INFINITY;
+            };
+            let gap = (today.frame.map(leaf_b.center()) - leaf_a.center()).norm()
+                - leaf_a.radius()
+                - today.frame.scale(leaf_b.radius());
+            if gap.is_nan() {
+                return Real::NEG_INFINITY;
+            }
+            nearest = nearest.min(gap);
+        }
+        nearest - today.pad - slack
     }
 
     /// No leaf pair can reach the margin before the trees' points have
