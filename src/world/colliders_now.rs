@@ -41,8 +41,9 @@ pub(crate) struct ColliderNow {
     pub fat: Option<Bounds>,
     /// For a circle: its world centre and radius (metres).
     pub circle: Option<(Vec2, Real)>,
-    /// For a circle tree: its body's motion reading over the tree's reach
-    /// (see `motion.rs`; only differences mean anything); +∞ otherwise.
+    /// For a circle tree or a circle: its body's motion reading over the
+    /// shape's reach (see `motion.rs`; only differences mean anything); +∞
+    /// otherwise.
     pub motion: f64,
     /// Slot of the collider's body.
     pub body: u32,
@@ -209,20 +210,27 @@ impl ColliderTable {
             )),
             _ => None,
         };
-        let motion = match collider.shape.as_ref() {
-            Shape::Tree(tree) => {
-                // Every point of the tree lies within this of the body
+        // How far from the collider's origin every point of the shape lies
+        // (shape units), for the shapes whose pairs may go quiet: circle
+        // trees and circles.
+        let shape_reach = match collider.shape.as_ref() {
+            Shape::Tree(tree) => Some(tree.bounding_radius_about_origin()),
+            Shape::Circle(c) => Some(c.center().norm() + c.radius()),
+            _ => None,
+        };
+        let motion = match shape_reach {
+            Some(shape_reach) => {
+                // Every point of the shape lies within this of the body
                 // origin (body units), widened for its own rounding.
                 let local = &collider.local_pose;
-                let reach = (local.translation.norm()
-                    + local.scale * tree.bounding_radius_about_origin())
-                    * (1.0 + PRUNE_SLACK);
-                // Only bodies with a tree track their motion (a second
-                // tree of the same body finds the pose read: no change).
+                let reach =
+                    (local.translation.norm() + local.scale * shape_reach) * (1.0 + PRUNE_SLACK);
+                // Only these bodies track their motion (a second collider
+                // of the same body finds the pose read: no change).
                 body.motion.advance(&body.pose);
                 body.motion.reading(reach)
             }
-            _ => f64::INFINITY,
+            None => f64::INFINITY,
         };
         let slot = key_slot(key);
         let old = self

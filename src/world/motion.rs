@@ -1,12 +1,12 @@
 //! [`MotionTrack`]: how far a body's points may have moved, accumulated
-//! from step to step, so that a tree pair known to be apart can be passed
-//! over without looking at the trees again.
+//! from step to step, so that a pair of trees or of discs known to be
+//! apart can be passed over without looking at the shapes again.
 //!
 //! At the start of every step's narrowphase each body with a circle tree
-//! (the only colliders whose pairs go quiet) adds a bound of its motion
-//! since the last time to two running sums; a body gaining its first tree
-//! later adds all its motion since the last reading at once, which only
-//! makes the bound looser:
+//! or a circle (the only colliders whose pairs go quiet) adds a bound of
+//! its motion since the last time to two running sums; a body gaining its
+//! first such collider later adds all its motion since the last reading
+//! at once, which only makes the bound looser:
 //! - `translation`: `|Δt|`, the motion of the body origin;
 //! - `turn`: `|ΔR| · s₁ + |Δs|`, which times a collider's reach about the
 //!   origin (`|q|`, local units) bounds the rest: a point `t + R s q` moves

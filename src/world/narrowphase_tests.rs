@@ -1,5 +1,6 @@
-//! Tests of the narrowphase's pass over pairs at rest: a world that passes
-//! over its sleeping pairs steps exactly as a copy that visits every pair.
+//! Tests of the narrowphase's passing over pairs: a world that passes over
+//! its sleeping pairs, and its quiet ones, steps exactly as a copy that
+//! visits every pair.
 
 use crate::math::{Pose, Real, vec2};
 use crate::shape::{Circle, TreeBuilder};
@@ -89,4 +90,58 @@ fn pairs_at_rest_are_passed_over_with_the_same_results_as_a_visit() {
         "{some_at_rest} steps with some pairs at rest"
     );
     assert!(woke > 5, "sleepers woke ({woke})");
+}
+
+/// Steps `world` and a copy of it that has forgotten every quiet threshold
+/// (so it opens every pair the world passes over as quiet) and checks they
+/// agree, pair by pair; returns how many pairs were quiet before the step.
+fn step_against_a_copy_that_opens_quiet_pairs(world: &mut World, step: usize) -> usize {
+    let quiet = world.contacts.quiet_count();
+    let mut copy = world.clone();
+    copy.contacts.forget_quiet();
+    world.step(DT).unwrap();
+    copy.step(DT).unwrap();
+    assert_eq!(world.state_hash(), copy.state_hash(), "step {step}");
+    assert_eq!(world.events(), copy.events(), "step {step}");
+    assert!(
+        world.contacts.iter().eq(copy.contacts.iter()),
+        "step {step}: the pairs differ"
+    );
+    quiet
+}
+
+#[test]
+fn quiet_disc_pairs_are_passed_over_with_the_same_results_as_a_visit() {
+    // Awake throughout: discs, and dumbbells of two discs off their body's
+    // origin that spin as they fall, among boxes, capsules and hexagons.
+    let settings = WorldSettings {
+        sleeping: false,
+        ..WorldSettings::default()
+    };
+    let (mut world, bodies) = mixed_pile(settings, 80).unwrap();
+    let ramp = crate::world::scenes::mixed_pile_ramp(&world);
+    let mut quiet_steps = 0;
+    for step in 0..500 {
+        match step {
+            // A disc teleported into the pile, a dumbbell grown, a disc
+            // shrunk, a static body moved under the pile: each moves
+            // shapes without the solver.
+            200 => {
+                let pose = world.body(bodies[0]).unwrap().pose();
+                let moved = Pose::new(pose.translation + vec2(0.3, -0.2), 0.5);
+                world.set_pose(bodies[0], moved).unwrap();
+            }
+            250 => world.set_scale(bodies[4], 1.4).unwrap(),
+            300 => world.set_scale(bodies[10], 0.7).unwrap(),
+            350 => {
+                let pose = world.body(ramp).unwrap().pose();
+                let moved = Pose::new(pose.translation + vec2(0.05, 0.03), -0.3);
+                world.set_pose(ramp, moved).unwrap();
+            }
+            _ => {}
+        }
+        let quiet = step_against_a_copy_that_opens_quiet_pairs(&mut world, step);
+        quiet_steps += usize::from(quiet > 0);
+    }
+    assert!(quiet_steps > 300, "{quiet_steps} steps with quiet pairs");
 }

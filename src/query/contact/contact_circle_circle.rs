@@ -38,6 +38,41 @@ pub(crate) fn contact_circle_circle_into(
     }
 }
 
+/// Relative rounding slack of [`apart_room`]: times the magnitude of the
+/// discs (how far from the world origin they reach, and the margin). The
+/// distance of two centres, each placed in the world with a few ulps of
+/// that magnitude, and the difference with the radii round by a few ulps
+/// more: 1e-5 covers them a hundred times over.
+const ROOM_SLACK: Real = 1e-5;
+
+/// How much nearer discs A and B, found apart by [`contact_circle_circle`]
+/// with `margin`, may come (metres, the sum of both centres' and radii's
+/// changes) before they can come within the margin, less a slack for the
+/// rounding of the distance then and now: while they have come nearer by
+/// at most this, the contact is still `None`. Negative (no promise) when
+/// they are within the margin or a value is not a number.
+#[inline]
+pub(crate) fn apart_room(
+    center_a: Vec2,
+    radius_a: Real,
+    center_b: Vec2,
+    radius_b: Real,
+    margin: Real,
+) -> Real {
+    let margin = sanitize_margin(margin);
+    let gap = (center_b - center_a).norm() - radius_a - radius_b;
+    let magnitude = center_a.x.abs()
+        + center_a.y.abs()
+        + center_b.x.abs()
+        + center_b.y.abs()
+        + radius_a
+        + radius_b
+        + margin;
+    let room = gap - margin - ROOM_SLACK * magnitude;
+    // NaN anywhere: no promise.
+    if room >= 0.0 { room } else { -1.0 }
+}
+
 #[inline(always)]
 fn circle_circle(
     center_a: Vec2,
@@ -62,6 +97,73 @@ fn circle_circle(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// A unit vector at `angle` (radians).
+    fn toward(angle: Real) -> Vec2 {
+        vec2(angle.cos(), angle.sin())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(10_000))]
+
+        /// Discs found apart stay apart while their centres and radii
+        /// change by no more than the room in all: moved straight at each
+        /// other and grown (the worst case), or by a share of the room in
+        /// any direction. The room is the gap beyond the margin, less a
+        /// slack that is small beside it.
+        #[test]
+        fn discs_stay_apart_within_their_room(
+            center_a in (-3000.0f32..3000.0, -3000.0f32..3000.0),
+            radii in (0.0f32..5.0, 0.0f32..5.0),
+            angle in 0.0f32..std::f32::consts::TAU,
+            beyond in 0.0f32..0.5,
+            margin in 0.0f32..0.1,
+            shares in (0.0f32..1.0, 0.0f32..1.0, 0.0f32..1.0, 0.0f32..1.0),
+            turns in (0.0f32..std::f32::consts::TAU, 0.0f32..std::f32::consts::TAU),
+        ) {
+            let (radius_a, radius_b) = radii;
+            let center_a = vec2(center_a.0, center_a.1);
+            let axis = toward(angle);
+            let center_b = center_a + axis * (radius_a + radius_b + margin + beyond);
+            prop_assume!(contact_circle_circle(center_a, radius_a, center_b, radius_b, margin).is_none());
+            let room = apart_room(center_a, radius_a, center_b, radius_b, margin);
+            let magnitude = center_a.abs().sum() + center_b.abs().sum() + radius_a + radius_b + margin;
+            // Not much less than the gap beyond the margin.
+            let measured = (center_b - center_a).norm() - radius_a - radius_b - margin;
+            prop_assert!(room <= measured);
+            if measured > 3.0 * ROOM_SLACK * magnitude {
+                prop_assert!(room >= measured - 2.0 * ROOM_SLACK * magnitude, "room {} of {}", room, measured);
+            }
+            if room < 0.0 {
+                // No promise to check (far from the origin the slack may
+                // exceed a thin gap).
+                return Ok(());
+            }
+            // Straight at each other, and both grown, the room split four ways.
+            let (s0, s1, s2, s3) = shares;
+            let total = (s0 + s1 + s2 + s3).max(1e-6);
+            let part = |s: Real| room * s / total;
+            let (a, b) = (center_a + axis * part(s0), center_b - axis * part(s1));
+            let (ra, rb) = (radius_a + part(s2), radius_b + part(s3));
+            prop_assert!(contact_circle_circle(a, ra, b, rb, margin).is_none(), "worst case");
+            // Any directions, a share of the room each.
+            let (a, b) = (center_a + toward(turns.0) * part(s0), center_b + toward(turns.1) * part(s1));
+            let (ra, rb) = (radius_a - part(s2).min(radius_a), radius_b + part(s3));
+            prop_assert!(contact_circle_circle(a, ra, b, rb, margin).is_none(), "any directions");
+        }
+    }
+
+    #[test]
+    fn discs_within_the_margin_or_not_a_number_have_no_room() {
+        let origin = vec2(0.0, 0.0);
+        assert!(apart_room(origin, 1.0, vec2(2.01, 0.0), 1.0, 0.02) < 0.0);
+        assert!(apart_room(origin, 1.0, vec2(1.5, 0.0), 1.0, 0.02) < 0.0);
+        assert!(apart_room(origin, Real::NAN, vec2(3.0, 0.0), 1.0, 0.02) < 0.0);
+        assert!(apart_room(vec2(Real::NAN, 0.0), 1.0, vec2(3.0, 0.0), 1.0, 0.02) < 0.0);
+        let room = apart_room(origin, 1.0, vec2(3.0, 0.0), 1.0, 0.02);
+        assert!(room > 0.979 && room <= 0.98, "{room}");
+    }
 
     #[test]
     fn overlapping_discs_touch_midway() {

@@ -64,7 +64,8 @@
 //! circle trees once the narrowphase has seen it (so the pass knows to
 //! prefetch its leaf-pair cache), `-∞` for every other pair, for every new
 //! pair and for every pair of a map built from a list (`FromIterator`); a
-//! rebuild keeps each pair's.
+//! rebuild keeps each pair's. The pass does not prefetch the box of a
+//! quiet pair: it is most likely passed over unread.
 //!
 //! **Pairs at rest.** Each slot also carries a *rest mark*: the epoch
 //! (a number the caller advances whenever a body wakes or the world is
@@ -355,21 +356,26 @@ impl PairMap {
             let index = next;
             next += 1;
             // The loop's work per pair is too long for the processor to
-            // run ahead to a later pair's box by itself.
-            if !resting(rest, index + PREFETCH_AHEAD)
-                && let Some((later_key, Some(later))) = slots.get(index + PREFETCH_AHEAD)
+            // run ahead to a later pair's box by itself. A quiet pair's
+            // box is most likely passed over unread.
+            let later = index + PREFETCH_AHEAD;
+            if !resting(rest, later)
+                && let Some((later_key, Some(later_pair))) = slots.get(later)
             {
-                prefetch(&**later);
+                if !quiet
+                    .get(later)
+                    .is_some_and(|&threshold| is_quiet(threshold))
+                {
+                    prefetch(&**later_pair);
+                }
                 ahead(later_key);
             }
-            // A pair of two circle trees (its threshold above NOT_QUIET)
-            // reads its leaf-pair cache first, a second box: its address
-            // is known once the pair's box has landed, half way to its
-            // turn. Other pairs' boxes are not read here.
+            // A pair of two circle trees that must be looked at reads its
+            // leaf-pair cache first, a second box: its address is known
+            // once the pair's box has landed, half way to its turn. Other
+            // pairs' boxes are not read here.
             let nearer = index + PREFETCH_AHEAD / 2;
-            if quiet
-                .get(nearer)
-                .is_some_and(|&threshold| threshold > NOT_QUIET)
+            if quiet.get(nearer) == Some(&TREE_NOT_QUIET)
                 && let Some((_, Some(pair))) = slots.get(nearer)
                 && let Some(cache) = &pair.tree_cache
             {
@@ -428,6 +434,22 @@ impl PairMap {
             .zip(&self.rest)
             .filter(|((_, pair), mark)| pair.is_some() && **mark == epoch)
             .count()
+    }
+
+    /// Live pairs with a quiet threshold (see the module docs).
+    #[cfg(test)]
+    pub fn quiet_count(&self) -> usize {
+        self.slots
+            .iter()
+            .zip(&self.quiet)
+            .filter(|((_, pair), threshold)| pair.is_some() && is_quiet(**threshold))
+            .count()
+    }
+
+    /// Forgets every quiet threshold: the next pass opens every pair.
+    #[cfg(test)]
+    pub fn forget_quiet(&mut self) {
+        self.quiet.fill(NOT_QUIET);
     }
 
     /// A fresh pair's box, from the pool when it has one.
