@@ -208,7 +208,8 @@ impl World {
                     events.push(ended_event(key, sensor, colliders));
                 }
                 pair.touching = touching;
-                // Two trees apart: quiet until the motion says otherwise (the cache leaves its threshold at -∞ in
+                // Two trees or two discs apart: quiet until the motion says
+                // otherwise (the cache and `apart_room` promise nothing in
                 // every other case); any other tree pair is marked as one.
                 *quiet = match (&pair.manifold, &pair.tree_cache) {
                     _ if !tree_pair => {

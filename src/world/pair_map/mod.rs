@@ -315,9 +315,10 @@ impl PairMap {
     /// [`Self::retain`] that also hands `keep` each pair's slot index (which
     /// stays the pair's until the next [`Self::merge`]), its quiet threshold
     /// and its impulses. The pair's box is only read when `keep`
-    /// dereferences it (and prefetched [`PREFETCH_AHEAD`] slots before, its
-    /// tree pair cache, if any, half as many); `ahead` is handed the key of
-    /// that later pair, to prefetch what `keep` will look up for it. A
+    /// dereferences it (and, unless the pair is quiet, prefetched
+    /// [`PREFETCH_AHEAD`] slots before, and the tree pair cache of a tree
+    /// pair that must be looked at half as many); `ahead` is handed the key
+    /// of that later pair, to prefetch what `keep` will look up for it. A
     /// dropped pair's slot is left free: no pair moves.
     ///
     /// With an `epoch` (never [`NO_EPOCH`]), a pair `keep` answered
