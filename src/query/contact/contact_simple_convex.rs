@@ -32,12 +32,23 @@ pub fn contact_simple_convex(
     b: &Placed,
     margin: Real,
 ) -> Option<Manifold> {
+    deepest_piece::<true>(simple_a, pose_a, b, margin)
+}
+
+/// [`contact_simple_convex`], passing over far pieces when `PRUNE`; the
+/// test's reference collides every piece through the same loop.
+fn deepest_piece<const PRUNE: bool>(
+    simple_a: &SimplePolygon,
+    pose_a: &Pose,
+    b: &Placed,
+    margin: Real,
+) -> Option<Manifold> {
     let margin = sanitize_margin(margin);
     let near = NearShape::new(b, pose_a, pieces_reach(simple_a.piece_bounds()), margin);
     let mut deepest: Option<(Manifold, usize)> = None;
     let pieces = simple_a.pieces().iter().zip(simple_a.piece_bounds());
     for (index, (piece, &bounds)) in pieces.enumerate() {
-        if !near.may_touch(bounds) {
+        if PRUNE && !near.may_touch(bounds) {
             continue;
         }
         let placed = Placed::Polygon(WorldPolygon::from_local(
@@ -102,24 +113,7 @@ mod tests {
         b: &Placed,
         margin: Real,
     ) -> Option<Manifold> {
-        let margin = sanitize_margin(margin);
-        let mut deepest: Option<(Manifold, usize)> = None;
-        for (index, piece) in simple_a.pieces().iter().enumerate() {
-            let placed = Placed::Polygon(WorldPolygon::from_local(
-                piece.vertices(),
-                piece.normals(),
-                pose_a,
-            ));
-            if let Some(manifold) = contact_placed(&placed, b, margin)
-                && deepest
-                    .as_ref()
-                    .is_none_or(|(best, _)| manifold.depth() > best.depth())
-            {
-                deepest = Some((manifold, index));
-            }
-        }
-        let (manifold, index) = deepest?;
-        Some(by_outline_a(manifold, simple_a, index))
+        deepest_piece::<false>(simple_a, pose_a, b, margin)
     }
 
     /// Shape kind `kind` of size about `size` metres about `center` (its

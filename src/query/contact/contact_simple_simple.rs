@@ -32,6 +32,18 @@ pub fn contact_simple_simple(
     pose_b: &Pose,
     margin: Real,
 ) -> Option<Manifold> {
+    deepest_pair::<true>(simple_a, pose_a, simple_b, pose_b, margin)
+}
+
+/// [`contact_simple_simple`], passing over far piece pairs when `PRUNE`;
+/// the test's reference collides every pair through the same loop.
+fn deepest_pair<const PRUNE: bool>(
+    simple_a: &SimplePolygon,
+    pose_a: &Pose,
+    simple_b: &SimplePolygon,
+    pose_b: &Pose,
+    margin: Real,
+) -> Option<Manifold> {
     let margin = sanitize_margin(margin);
     let mut deepest: Option<(Manifold, usize, usize)> = None;
     let pieces_b = simple_b.pieces().iter().zip(simple_b.piece_bounds());
@@ -45,7 +57,7 @@ pub fn contact_simple_simple(
         let near_a = NearPiece::new(bounds_a, pose_a, pose_b, reach_b, margin);
         let mut polygon_a = None;
         for (index_b, (piece_b, &bounds_b)) in pieces_b.clone().enumerate() {
-            if !near_a.may_touch(bounds_b) {
+            if PRUNE && !near_a.may_touch(bounds_b) {
                 continue;
             }
             let polygon_a = polygon_a.get_or_insert_with(|| {
@@ -101,24 +113,7 @@ mod tests {
         pose_b: &Pose,
         margin: Real,
     ) -> Option<Manifold> {
-        let margin = sanitize_margin(margin);
-        let mut deepest: Option<(Manifold, usize, usize)> = None;
-        for (index_a, piece_a) in simple_a.pieces().iter().enumerate() {
-            let polygon_a = WorldPolygon::from_local(piece_a.vertices(), piece_a.normals(), pose_a);
-            for (index_b, piece_b) in simple_b.pieces().iter().enumerate() {
-                let polygon_b =
-                    WorldPolygon::from_local(piece_b.vertices(), piece_b.normals(), pose_b);
-                if let Some(manifold) = contact_polygon_polygon(&polygon_a, &polygon_b, margin)
-                    && deepest
-                        .as_ref()
-                        .is_none_or(|(best, _, _)| manifold.depth() > best.depth())
-                {
-                    deepest = Some((manifold, index_a, index_b));
-                }
-            }
-        }
-        let (manifold, index_a, index_b) = deepest?;
-        Some(by_outline(manifold, simple_a, index_a, simple_b, index_b))
+        deepest_pair::<false>(simple_a, pose_a, simple_b, pose_b, margin)
     }
 
     proptest! {
