@@ -1,16 +1,16 @@
-//! Solver bodies into lanes and back, eight at a time.
+//! Solver bodies into lanes and back, four at a time.
 //!
 //! A [`SolverBody`] is two rows of four `f32` (it is `repr(C)` and
 //! 32-byte aligned): the *velocity row* `[vx, vy, ω, 1/m]` and the *motion
 //! row* `[dpx, dpy, cos, sin]` (displacement and rotation within the step).
-//! A batch of the lane solver needs each of those fields of eight bodies as
-//! one [`F8`].
+//! A pass of the lane solver needs each of those fields of four bodies as
+//! one [`Quad`].
 //!
 //! On x86-64 a row is one SSE load, and four rows transposed (eight
-//! shuffles) give one field of four bodies per register: eight bodies' two
-//! rows take 16 loads and 32 shuffles, where filling the lanes one float at
-//! a time takes one load and one insert for each of the 64 floats. Writing
-//! back transposes the velocity lanes into rows and stores each movable
+//! shuffles) give one field of four bodies per register: four bodies' two
+//! rows take 8 loads and 16 shuffles, where filling the lanes one float at
+//! a time takes one load and one insert for each of the 32 floats. Writing
+//! back transposes the velocity quads into rows and stores each movable
 //! body's row whole (its inverse mass unchanged). The solver passes spend
 //! most of their time moving bodies in and out of lanes, which this
 //! halves. Elsewhere the lanes are filled and read one float at a time.
@@ -21,9 +21,7 @@
 
 use super::contact_solver::SolverBody;
 use super::lanes::F8;
-
-/// Lanes per batch: one body per lane.
-const N: usize = 8;
+use super::quad::Quad;
 
 // The rows the transposes read and write, where they must be.
 const _: () = {
@@ -98,65 +96,93 @@ impl Bodies for Fitted<'_> {
     }
 }
 
-/// The two rows of eight bodies as lanes.
-#[derive(Clone, Copy, Debug, Default)]
-pub(super) struct BodyLanes {
+/// The two rows of four bodies as quads.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct BodyQuads {
     /// Linear velocity x (m/s).
-    pub vx: F8,
+    pub vx: Quad,
     /// Linear velocity y (m/s).
-    pub vy: F8,
+    pub vy: Quad,
     /// Angular velocity (rad/s).
-    pub w: F8,
+    pub w: Quad,
     /// Inverse mass (1/kg).
-    pub inv_mass: F8,
+    pub inv_mass: Quad,
     /// Displacement within the step, x (m).
-    pub dpx: F8,
+    pub dpx: Quad,
     /// Displacement within the step, y (m).
-    pub dpy: F8,
+    pub dpy: Quad,
     /// Cosine of the rotation within the step.
-    pub cos: F8,
+    pub cos: Quad,
     /// Sine of the rotation within the step.
-    pub sin: F8,
+    pub sin: Quad,
 }
 
-// The two moves, by architecture: `gather` (eight bodies' rows into
-// lanes) and `scatter_velocities` (velocity lanes back into the bodies'
+// The two moves, by architecture: `gather4` (four bodies' rows into
+// quads) and `scatter4_velocities` (velocity quads back into the bodies'
 // velocity rows), documented on each implementation.
 #[cfg(not(target_arch = "x86_64"))]
-pub(super) use self::{gather_by_lane as gather, scatter_by_lane as scatter_velocities};
+pub(super) use self::{gather4_by_lane as gather4, scatter4_by_lane as scatter4_velocities};
 #[cfg(target_arch = "x86_64")]
-pub(super) use sse::{gather, scatter_velocities};
+pub(super) use sse::{gather4, scatter4_velocities};
 
-/// The rows of `bodies` as lanes, one float at a time.
-#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+/// Lane `l` of the first four lanes of each of `fields`, filled by `fill`.
 #[inline(always)]
-pub(super) fn gather_by_lane(bodies: [&SolverBody; N]) -> BodyLanes {
-    let mut out = BodyLanes::default();
-    for (l, b) in bodies.iter().enumerate() {
-        out.vx.0[l] = b.linear_velocity.x;
-        out.vy.0[l] = b.linear_velocity.y;
-        out.w.0[l] = b.angular_velocity;
-        out.inv_mass.0[l] = b.inv_mass;
-        out.dpx.0[l] = b.delta_position.x;
-        out.dpy.0[l] = b.delta_position.y;
-        let c = b.delta_rotation.complex();
-        out.cos.0[l] = c.re;
-        out.sin.0[l] = c.im;
+fn quads<const K: usize>(fill: impl Fn(usize) -> [f32; K]) -> [Quad; K] {
+    let mut lanes = [F8::ZERO; K];
+    for l in 0..4 {
+        for (field, value) in lanes.iter_mut().zip(fill(l)) {
+            field.0[l] = value;
+        }
     }
-    out
+    lanes.map(|field| Quad::half(&field, 0))
 }
 
-/// [`scatter_velocities`] one float at a time.
+/// [`gather4`] one float at a time.
 #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
 #[inline(always)]
-pub(super) fn scatter_by_lane<B: Bodies + ?Sized>(
+pub(super) fn gather4_by_lane(bodies: [&SolverBody; 4]) -> BodyQuads {
+    let [vx, vy, w, inv_mass, dpx, dpy, cos, sin] = quads(|l| {
+        let b = bodies[l];
+        let c = b.delta_rotation.complex();
+        [
+            b.linear_velocity.x,
+            b.linear_velocity.y,
+            b.angular_velocity,
+            b.inv_mass,
+            b.delta_position.x,
+            b.delta_position.y,
+            c.re,
+            c.im,
+        ]
+    });
+    BodyQuads {
+        vx,
+        vy,
+        w,
+        inv_mass,
+        dpx,
+        dpy,
+        cos,
+        sin,
+    }
+}
+
+/// [`scatter4_velocities`] one float at a time.
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+#[inline(always)]
+pub(super) fn scatter4_by_lane<B: Bodies + ?Sized>(
     bodies: &mut B,
-    index: &[u32; N],
-    [vx, vy, w, inv_mass]: [F8; 4],
-    write: impl Fn(usize) -> bool,
+    index: &[u32; 4],
+    velocity: [Quad; 4],
+    write: u32,
 ) {
+    let [vx, vy, w, inv_mass] = velocity.map(|q| {
+        let mut lanes = F8::ZERO;
+        q.put(&mut lanes, 0);
+        lanes
+    });
     for (l, &i) in index.iter().enumerate() {
-        if !write(l) {
+        if write >> l & 1 == 0 {
             continue;
         }
         if let Some(b) = bodies.pick_mut(i) {
@@ -170,10 +196,10 @@ pub(super) fn scatter_by_lane<B: Bodies + ?Sized>(
 
 #[cfg(target_arch = "x86_64")]
 mod sse {
-    use super::{Bodies, BodyLanes, F8, N, SolverBody};
+    use super::{Bodies, BodyQuads, Quad, SolverBody};
     use std::arch::x86_64::{
-        __m128, _mm_load_ps, _mm_movehl_ps, _mm_movelh_ps, _mm_setzero_ps, _mm_store_ps,
-        _mm_unpackhi_ps, _mm_unpacklo_ps,
+        __m128, _mm_load_ps, _mm_movehl_ps, _mm_movelh_ps, _mm_store_ps, _mm_unpackhi_ps,
+        _mm_unpacklo_ps,
     };
 
     /// Four rows of four turned into four columns: `out[k][j] = rows[j][k]`.
@@ -206,82 +232,45 @@ mod sse {
         unsafe { _mm_load_ps(at.add(4 * k)) }
     }
 
-    /// Four zeros.
+    /// The rows of four `bodies` (one per lane) as quads.
     #[inline(always)]
-    fn zero() -> __m128 {
-        // SAFETY: SSE is part of every x86-64 processor.
-        unsafe { _mm_setzero_ps() }
-    }
-
-    /// Two halves of four lanes as eight.
-    #[inline(always)]
-    fn join(low: __m128, high: __m128) -> F8 {
-        // SAFETY: both are 32 bytes of `f32` (F8 is `repr(C)` over
-        // `[f32; 8]`), and every bit pattern is a valid `f32`.
-        unsafe { std::mem::transmute::<[__m128; 2], F8>([low, high]) }
-    }
-
-    /// Eight lanes as two halves of four.
-    #[inline(always)]
-    fn split(lanes: F8) -> [__m128; 2] {
-        // SAFETY: as in `join`.
-        unsafe { std::mem::transmute::<F8, [__m128; 2]>(lanes) }
-    }
-
-    /// The rows of `bodies` (one per lane) as lanes.
-    #[inline(always)]
-    pub(in super::super) fn gather(bodies: [&SolverBody; N]) -> BodyLanes {
-        // A plain loop, as in `WideBody::gather` (the zeros are never read).
-        let mut rows = [[zero(); 2]; N];
-        for (rows, body) in rows.iter_mut().zip(bodies) {
-            *rows = [row(body, 0), row(body, 1)];
-        }
-        let columns = |k: usize, first: usize| {
-            transpose([
-                rows[first][k],
-                rows[first + 1][k],
-                rows[first + 2][k],
-                rows[first + 3][k],
-            ])
-        };
-        let (v_low, v_high) = (columns(0, 0), columns(0, 4));
-        let (m_low, m_high) = (columns(1, 0), columns(1, 4));
-        BodyLanes {
-            vx: join(v_low[0], v_high[0]),
-            vy: join(v_low[1], v_high[1]),
-            w: join(v_low[2], v_high[2]),
-            inv_mass: join(v_low[3], v_high[3]),
-            dpx: join(m_low[0], m_high[0]),
-            dpy: join(m_low[1], m_high[1]),
-            cos: join(m_low[2], m_high[2]),
-            sin: join(m_low[3], m_high[3]),
+    pub(in super::super) fn gather4(bodies: [&SolverBody; 4]) -> BodyQuads {
+        let velocity = transpose(bodies.map(|body| row(body, 0)));
+        let motion = transpose(bodies.map(|body| row(body, 1)));
+        BodyQuads {
+            vx: Quad(velocity[0]),
+            vy: Quad(velocity[1]),
+            w: Quad(velocity[2]),
+            inv_mass: Quad(velocity[3]),
+            dpx: Quad(motion[0]),
+            dpy: Quad(motion[1]),
+            cos: Quad(motion[2]),
+            sin: Quad(motion[3]),
         }
     }
 
-    /// Writes velocity lanes `[vx, vy, ω, 1/m]` back: lane `l`'s velocity
+    /// Writes velocity quads `[vx, vy, ω, 1/m]` back: lane `l`'s velocity
     /// row (with the inverse mass, which the solver never changes) into
-    /// `bodies[index[l]]` where `write(l)` holds and the index is in range.
+    /// `bodies[index[l]]` where bit `l` of `write` is set and the index is
+    /// in range.
     #[inline(always)]
-    pub(in super::super) fn scatter_velocities<B: Bodies + ?Sized>(
+    pub(in super::super) fn scatter4_velocities<B: Bodies + ?Sized>(
         bodies: &mut B,
-        index: &[u32; N],
-        velocity: [F8; 4],
-        write: impl Fn(usize) -> bool,
+        index: &[u32; 4],
+        velocity: [Quad; 4],
+        write: u32,
     ) {
-        let [vx, vy, w, inv_mass] = velocity.map(split);
-        let low = transpose([vx[0], vy[0], w[0], inv_mass[0]]);
-        let high = transpose([vx[1], vy[1], w[1], inv_mass[1]]);
+        let rows = transpose(velocity.map(|q| q.0));
         for (l, &i) in index.iter().enumerate() {
-            if !write(l) {
+            if write >> l & 1 == 0 {
                 continue;
             }
             if let Some(body) = bodies.pick_mut(i) {
                 let at = (body as *mut SolverBody).cast::<f32>();
-                let velocity_row = if l < 4 { low[l] } else { high[l - 4] };
                 // SAFETY: SSE is part of every x86-64 processor; the
                 // velocity row is the body's first 16 bytes, aligned, four
                 // `f32` fields (see `row`).
-                unsafe { _mm_store_ps(at, velocity_row) };
+                unsafe { _mm_store_ps(at, rows[l]) };
             }
         }
     }
@@ -303,11 +292,15 @@ mod tests {
         }
     }
 
-    fn same(a: &BodyLanes, b: &BodyLanes) -> bool {
-        let bits = |x: &BodyLanes| {
-            [x.vx, x.vy, x.w, x.inv_mass, x.dpx, x.dpy, x.cos, x.sin]
-                .map(|lane| lane.0.map(f32::to_bits))
-        };
+    fn lanes(q: Quad) -> [u32; 4] {
+        let mut out = F8::ZERO;
+        q.put(&mut out, 0);
+        std::array::from_fn(|l| out.0[l].to_bits())
+    }
+
+    fn same(a: &BodyQuads, b: &BodyQuads) -> bool {
+        let bits =
+            |x: &BodyQuads| [x.vx, x.vy, x.w, x.inv_mass, x.dpx, x.dpy, x.cos, x.sin].map(lanes);
         bits(a) == bits(b)
     }
 
@@ -334,34 +327,37 @@ mod tests {
     #[test]
     fn gather_is_the_lane_by_lane_gather() {
         let bodies: Vec<SolverBody> = (0..11).map(body).collect();
-        let picks = [3usize, 0, 10, 7, 7, 1, 9, 4];
-        let chosen: [&SolverBody; N] = std::array::from_fn(|l| &bodies[picks[l]]);
-        let lanes = gather(chosen);
-        assert!(same(&lanes, &gather_by_lane(chosen)));
-        assert_eq!(lanes.vx.0[2], bodies[10].linear_velocity.x);
-        assert_eq!(lanes.sin.0[5], bodies[1].delta_rotation.complex().im);
+        let picks = [3usize, 10, 7, 7];
+        let chosen: [&SolverBody; 4] = std::array::from_fn(|l| &bodies[picks[l]]);
+        let quads = gather4(chosen);
+        assert!(same(&quads, &gather4_by_lane(chosen)));
+        assert_eq!(lanes(quads.vx)[1], bodies[10].linear_velocity.x.to_bits());
+        assert_eq!(
+            lanes(quads.sin)[0],
+            bodies[3].delta_rotation.complex().im.to_bits()
+        );
     }
 
     #[test]
     fn scatter_writes_only_the_flagged_bodies_in_range() {
         let start: Vec<SolverBody> = (0..9).map(body).collect();
-        let index = [2u32, 5, u32::MAX, 0, 8, 20, 6, 1];
-        let flags = [true, false, true, true, true, true, false, true];
-        let write = |l: usize| flags[l];
-        let mut lanes = gather_by_lane(std::array::from_fn(|l| &start[l]));
-        for l in 0..N {
-            lanes.vx.0[l] = 100.0 + l as f32;
-            lanes.vy.0[l] = -100.0 - l as f32;
-            lanes.w.0[l] = 0.5 * l as f32;
-        }
+        let index = [2u32, 5, u32::MAX, 0];
+        // Lane 1 not flagged; lane 2 flagged but out of range.
+        let write = 0b1101;
+        let mut velocity = gather4_by_lane(std::array::from_fn(|l| &start[l]));
+        let values = |base: f32| quads(|l| [base + l as f32]);
+        [velocity.vx] = values(100.0);
+        [velocity.vy] = values(-100.0);
+        [velocity.w] = values(0.5);
+        let velocity = [velocity.vx, velocity.vy, velocity.w, velocity.inv_mass];
         let (mut fast, mut reference) = (start.clone(), start.clone());
-        let velocity = [lanes.vx, lanes.vy, lanes.w, lanes.inv_mass];
-        scatter_velocities(fast.as_mut_slice(), &index, velocity, write);
-        scatter_by_lane(reference.as_mut_slice(), &index, velocity, write);
+        scatter4_velocities(fast.as_mut_slice(), &index, velocity, write);
+        scatter4_by_lane(reference.as_mut_slice(), &index, velocity, write);
         assert_eq!(fast, reference);
-        // Lane 0 went to body 2; lane 1 was not flagged, lane 2 is out of range.
+        // Lane 0 went to body 2 with body 0's inverse mass, lane 3 to body 0.
         assert_eq!(fast[2].linear_velocity, vec2(100.0, -100.0));
         assert_eq!(fast[2].inv_mass, start[0].inv_mass);
+        assert_eq!(fast[0].angular_velocity, 3.5);
         assert_eq!(fast[5], start[5]);
         assert_eq!(fast[3], start[3]);
         assert_eq!(fast[2].delta_position, start[2].delta_position);

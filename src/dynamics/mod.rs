@@ -14,10 +14,12 @@ mod body_rows;
 mod contact_solver;
 mod error;
 mod lanes;
+mod quad;
 mod round;
 mod softness;
 mod wide;
 mod wide_batch;
+mod wide_quad;
 mod wide_round;
 
 pub use contact_solver::{

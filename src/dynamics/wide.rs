@@ -18,9 +18,10 @@
 //! ([`WideContacts::push_manifold`]), with no intermediate constraint
 //! list. The rare constraint that finds no free colour among
 //! [`COLORS`] is kept whole and solved by the scalar code after the colours.
-//! Batches of one, two or four points are solved two at a time, side by
-//! side, so the processor overlaps their chains of dependent operations
-//! (see `Batch::solve_group`).
+//! The passes work through a batch four lanes at a time, one SSE register
+//! a value (`quad.rs`, `wide_quad.rs`); a batch of two or four points
+//! solves its two halves side by side, so the processor overlaps their
+//! chains of dependent operations (see `Batch::solve_halves`).
 //!
 //! Invariants:
 //! - every lane computes exactly what [`solve_constraint`] computes for its
@@ -46,6 +47,7 @@ use super::error::{SolverError, check_bodies};
 use super::softness::Softness;
 pub use super::wide_batch::LANES;
 use super::wide_batch::{Batch, LaneHead, lane_index};
+use super::wide_quad::QuadSoftness;
 use super::wide_round::RoundBatch;
 use crate::math::{Real, Vec2};
 use crate::query::{FeatureId, Manifold};
@@ -102,38 +104,6 @@ impl<T> std::ops::Deref for Batches<T> {
 impl<T> std::ops::DerefMut for Batches<T> {
     fn deref_mut(&mut self) -> &mut [T] {
         &mut self.kept[..self.used]
-    }
-}
-
-/// Solves `batches` (all of one colour and class) `N` at a time, each
-/// group side by side (see `Batch::solve_group`), the rest one by one.
-/// Out of line, so each class and group size gets its own registers: with
-/// the loops of every class inlined into one pass, grouping cost the
-/// pyramid more than it gained.
-#[inline(never)]
-fn solve_batches<const P: usize, const N: usize, B: Bodies + ?Sized>(
-    batches: &mut [Batch<P>],
-    bodies: &mut B,
-    (softness, max_push, inv_h, use_bias): (ContactSoftness, Real, Real, bool),
-) {
-    // `chunks_exact_mut` with a conversion that never fails: with
-    // `as_chunks_mut` the compiler laid the pass out differently and the
-    // pyramid's step took 15% longer.
-    let mut groups = batches.chunks_exact_mut(N);
-    for group in &mut groups {
-        if let Ok(group) = <&mut [Batch<P>; N]>::try_from(group) {
-            Batch::solve_group(
-                group.each_mut(),
-                bodies,
-                softness,
-                max_push,
-                inv_h,
-                use_bias,
-            );
-        }
-    }
-    for batch in groups.into_remainder() {
-        batch.solve(bodies, softness, max_push, inv_h, use_bias);
     }
 }
 
@@ -594,14 +564,32 @@ impl WideContacts {
 
     /// [`Self::solve`] of the lanes.
     fn solve_lanes<B: Bodies + ?Sized>(&mut self, bodies: &mut B, inv_h: Real, use_bias: bool) {
-        let (max_push, softness) = (self.settings.max_push_velocity, self.softness);
+        if use_bias {
+            self.solve_lanes_with::<true, B>(bodies, inv_h);
+        } else {
+            self.solve_lanes_with::<false, B>(bodies, inv_h);
+        }
+    }
+
+    /// [`Self::solve_lanes`] with the bias (`BIAS`) or without.
+    fn solve_lanes_with<const BIAS: bool, B: Bodies + ?Sized>(
+        &mut self,
+        bodies: &mut B,
+        inv_h: Real,
+    ) {
+        let soft = QuadSoftness::new(self.softness, self.settings.max_push_velocity, inv_h);
         for color in &mut self.colors[..self.used_colors] {
-            let pass = (softness, max_push, inv_h, use_bias);
-            solve_batches::<1, 2, B>(&mut color.one, bodies, pass);
-            solve_batches::<2, 2, B>(&mut color.two, bodies, pass);
-            solve_batches::<4, 2, B>(&mut color.four, bodies, pass);
+            for batch in color.one.iter_mut() {
+                batch.solve::<BIAS, B>(bodies, &soft);
+            }
+            for batch in color.two.iter_mut() {
+                batch.solve::<BIAS, B>(bodies, &soft);
+            }
+            for batch in color.four.iter_mut() {
+                batch.solve::<BIAS, B>(bodies, &soft);
+            }
             for batch in color.round.iter_mut() {
-                batch.solve(bodies, softness, max_push, inv_h, use_bias);
+                batch.solve::<BIAS, B>(bodies, &soft);
             }
         }
     }

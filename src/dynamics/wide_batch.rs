@@ -1,6 +1,6 @@
 //! One batch of the lane solver: [`LANES`] constraints of up to `P` points,
 //! one per lane, with the body velocities gathered into lanes while a batch
-//! is solved.
+//! is solved, four lanes at a time (see `wide_quad.rs`).
 //!
 //! Invariants:
 //! - every lane computes exactly what the scalar `solve_constraint`,
@@ -16,10 +16,11 @@
 //!   impulse, and changes nothing;
 //! - bodies that cannot move (inverse mass and inertia 0) are never written.
 
-use super::body_rows::{self, Bodies};
-use super::contact_solver::{ConstraintPoint, ContactConstraint, ContactSoftness, SolverBody};
-use super::lanes::{F8, M8};
-use super::softness::Softness;
+use super::body_rows::Bodies;
+use super::contact_solver::{ConstraintPoint, ContactConstraint, SolverBody};
+use super::lanes::F8;
+use super::quad::Quad;
+use super::wide_quad::{QuadBody, QuadSoftness};
 use crate::math::{Real, Vec2};
 
 /// Constraints solved side by side: two SSE registers of four (the baseline
@@ -28,7 +29,6 @@ use crate::math::{Real, Vec2};
 pub const LANES: usize = 8;
 
 pub(super) type Lane = F8;
-type Mask = M8;
 
 pub(super) const ZERO: Lane = Lane::ZERO;
 
@@ -142,176 +142,6 @@ impl<const P: usize> super::wide::Lanes for Batch<P> {
     }
 }
 
-/// Velocities and motion of one side of a batch, gathered from the bodies.
-#[derive(Clone, Copy, Debug, Default)]
-pub(super) struct WideBody {
-    pub(super) vx: Lane,
-    pub(super) vy: Lane,
-    pub(super) w: Lane,
-    pub(super) dpx: Lane,
-    pub(super) dpy: Lane,
-    cos: Lane,
-    sin: Lane,
-    /// The lane's inverse masses (the batch's copy, 0 in an empty lane).
-    pub(super) inv_mass: Lane,
-    pub(super) inv_inertia: Lane,
-    /// The bodies' own inverse masses, as their velocity rows hold them:
-    /// written back with the velocities, unchanged.
-    row_inv_mass: Lane,
-}
-
-impl WideBody {
-    /// The lanes' bodies, with the batch's copies of their inverse masses
-    /// and inertias (the bodies do not hold the inertia: see
-    /// [`SolverBody`]; a side past the bodies has neither, and neither has
-    /// an empty lane).
-    #[inline(always)]
-    pub(super) fn gather<B: Bodies + ?Sized>(
-        bodies: &B,
-        index: &[u32; LANES],
-        inv_mass: Lane,
-        inv_inertia: Lane,
-    ) -> Self {
-        // Plain loops, here, in `body_rows::gather` and in `solve_group`,
-        // rather than `std::array::from_fn`, whose closures the compiler
-        // inlines only while its budget lasts: with one more grouped pass
-        // in the build they were left out of line, and copying the arrays
-        // they built took 13% of the pyramid's step.
-        let mut picked = [&SolverBody::FIXED; LANES];
-        for (pick, &i) in picked.iter_mut().zip(index) {
-            *pick = bodies.pick(i);
-        }
-        let rows = body_rows::gather(picked);
-        WideBody {
-            vx: rows.vx,
-            vy: rows.vy,
-            w: rows.w,
-            dpx: rows.dpx,
-            dpy: rows.dpy,
-            cos: rows.cos,
-            sin: rows.sin,
-            inv_mass,
-            inv_inertia,
-            row_inv_mass: rows.inv_mass,
-        }
-    }
-
-    /// Writes the velocities back to the lanes' bodies that can move.
-    #[inline(always)]
-    pub(super) fn scatter<B: Bodies + ?Sized>(&self, bodies: &mut B, index: &[u32; LANES]) {
-        let velocity = [self.vx, self.vy, self.w, self.row_inv_mass];
-        body_rows::scatter_velocities(bodies, index, velocity, |l| {
-            self.inv_mass.0[l] > 0.0 || self.inv_inertia.0[l] > 0.0
-        });
-    }
-
-    /// Adds impulse (`jx`, `jy`) at anchor (`rx`, `ry`) in every lane.
-    #[inline(always)]
-    fn push(&mut self, rx: Lane, ry: Lane, jx: Lane, jy: Lane) {
-        self.vx += jx * self.inv_mass;
-        self.vy += jy * self.inv_mass;
-        self.w += self.inv_inertia * (rx * jy - ry * jx);
-    }
-
-    /// Subtracts impulse (`jx`, `jy`) at anchor (`rx`, `ry`) in every lane.
-    #[inline(always)]
-    fn pull(&mut self, rx: Lane, ry: Lane, jx: Lane, jy: Lane) {
-        self.vx -= jx * self.inv_mass;
-        self.vy -= jy * self.inv_mass;
-        self.w -= self.inv_inertia * (rx * jy - ry * jx);
-    }
-
-    /// Velocity of the anchor point (`rx`, `ry`): v + ω × r.
-    #[inline(always)]
-    fn point_velocity(&self, rx: Lane, ry: Lane) -> (Lane, Lane) {
-        (self.vx - ry * self.w, self.vy + rx * self.w)
-    }
-
-    /// The anchor (`rx`, `ry`) moved by the body's motion within the step.
-    #[inline(always)]
-    fn moved(&self, rx: Lane, ry: Lane) -> (Lane, Lane) {
-        (
-            self.dpx + (self.cos * rx - self.sin * ry),
-            self.dpy + (self.sin * rx + self.cos * ry),
-        )
-    }
-
-    /// Keeps the velocities of `other` in the flagged lanes.
-    #[inline(always)]
-    pub(super) fn take(&mut self, flags: Mask, other: &WideBody) {
-        self.vx = flags.select(other.vx, self.vx);
-        self.vy = flags.select(other.vy, self.vy);
-        self.w = flags.select(other.w, self.w);
-    }
-}
-
-/// The softness of each lane of a batch in one pass: the stiffer one where
-/// a side cannot move (inverse mass and inertia 0, as
-/// [`is_fixed`](super::is_fixed); they are never negative).
-/// [`Batch::solve_group`] unpacks it into locals at each row instead of
-/// calling [`Self::terms`]: with `terms` called per point, the pyramid's
-/// step was 6% slower (measured when a batch was solved alone); unpacked,
-/// the code is the same as written out.
-#[derive(Clone, Copy, Default)]
-pub(super) struct LaneSoftness {
-    bias_rate: Lane,
-    mass_scale: Lane,
-    impulse_scale: Lane,
-    /// The pass's `1/h` and `-max_push`.
-    inv_h: Lane,
-    max_push: Lane,
-}
-
-impl LaneSoftness {
-    #[inline(always)]
-    pub(super) fn new(
-        a: &WideBody,
-        b: &WideBody,
-        softness: ContactSoftness,
-        max_push: Real,
-        inv_h: Real,
-    ) -> Self {
-        let fixed_side =
-            |inv_mass: Lane, inv_inertia: Lane| inv_mass.le(ZERO).and(inv_inertia.le(ZERO));
-        let against_fixed =
-            fixed_side(a.inv_mass, a.inv_inertia).or(fixed_side(b.inv_mass, b.inv_inertia));
-        let soft = |pick: fn(&Softness) -> Real| {
-            against_fixed.select(
-                Lane::splat(pick(&softness.fixed)),
-                Lane::splat(pick(&softness.moving)),
-            )
-        };
-        LaneSoftness {
-            bias_rate: soft(|s| s.bias_rate),
-            mass_scale: soft(|s| s.mass_scale),
-            impulse_scale: soft(|s| s.impulse_scale),
-            inv_h: Lane::splat(inv_h),
-            max_push: Lane::splat(-max_push),
-        }
-    }
-
-    /// The bias, mass scale and impulse scale of a point at `separation`:
-    /// apart, it may close exactly the gap this substep (speculative);
-    /// overlapping, it is pushed out softly with the bias, not at all
-    /// without.
-    #[inline(always)]
-    pub(super) fn terms(&self, separation: Lane, use_bias: bool) -> (Lane, Lane, Lane) {
-        let apart = separation.gt(ZERO);
-        if use_bias {
-            (
-                apart.select(
-                    separation * self.inv_h,
-                    (self.bias_rate * separation).max(self.max_push),
-                ),
-                apart.select(Lane::ONE, self.mass_scale),
-                apart.select(ZERO, self.impulse_scale),
-            )
-        } else {
-            (apart.select(separation * self.inv_h, ZERO), Lane::ONE, ZERO)
-        }
-    }
-}
-
 impl LaneHead {
     /// The shared values of constraint `c` over `bodies` (a side past the
     /// bodies, the fixed body to the lanes, has no mass nor inertia).
@@ -397,188 +227,246 @@ impl<const P: usize> Batch<P> {
         self.clear_points_from(lane, c.points.len());
     }
 
-    /// The bodies of both sides.
+    /// The bodies of both sides in lanes `4 h .. 4 h + 4`.
     #[inline(always)]
-    fn gather<B: Bodies + ?Sized>(&self, bodies: &B) -> (WideBody, WideBody) {
+    fn gather<B: Bodies + ?Sized>(&self, bodies: &B, h: usize) -> (QuadBody, QuadBody) {
         (
-            WideBody::gather(bodies, &self.body_a, self.inv_mass_a, self.inv_inertia_a),
-            WideBody::gather(bodies, &self.body_b, self.inv_mass_b, self.inv_inertia_b),
+            QuadBody::gather(
+                bodies,
+                &self.body_a,
+                h,
+                &self.inv_mass_a,
+                &self.inv_inertia_a,
+            ),
+            QuadBody::gather(
+                bodies,
+                &self.body_b,
+                h,
+                &self.inv_mass_b,
+                &self.inv_inertia_b,
+            ),
         )
+    }
+
+    /// Writes both sides of lanes `4 h .. 4 h + 4` back (only bodies that
+    /// can move).
+    #[inline(always)]
+    fn scatter<B: Bodies + ?Sized>(&self, bodies: &mut B, h: usize, a: &QuadBody, b: &QuadBody) {
+        a.scatter(bodies, &self.body_a, h);
+        b.scatter(bodies, &self.body_b, h);
     }
 
     #[inline(always)]
     pub(super) fn warm_start<B: Bodies + ?Sized>(&self, bodies: &mut B) {
-        let (mut a, mut b) = self.gather(bodies);
-        let (nx, ny) = (self.normal_x, self.normal_y);
-        for p in &self.points {
-            // tangent = -perp(n) = (ny, -nx)
-            let jx = nx * p.normal_impulse + ny * p.tangent_impulse;
-            let jy = ny * p.normal_impulse - nx * p.tangent_impulse;
-            a.pull(p.anchor_a_x, p.anchor_a_y, jx, jy);
-            b.push(p.anchor_b_x, p.anchor_b_y, jx, jy);
+        for h in 0..2 {
+            let (mut a, mut b) = self.gather(bodies, h);
+            let (nx, ny) = (half(&self.normal_x, h), half(&self.normal_y, h));
+            for p in &self.points {
+                let (normal, tangent) = (half(&p.normal_impulse, h), half(&p.tangent_impulse, h));
+                // tangent = -perp(n) = (ny, -nx)
+                let jx = nx * normal + ny * tangent;
+                let jy = ny * normal - nx * tangent;
+                a.pull(half(&p.anchor_a_x, h), half(&p.anchor_a_y, h), jx, jy);
+                b.push(half(&p.anchor_b_x, h), half(&p.anchor_b_y, h), jx, jy);
+            }
+            self.scatter(bodies, h, &a, &b);
         }
-        a.scatter(bodies, &self.body_a);
-        b.scatter(bodies, &self.body_b);
     }
 
+    /// One pass of every point of the batch: each point's normal, then each
+    /// point's friction, four lanes at a time (see `wide_quad.rs`).
     #[inline(always)]
-    pub(super) fn solve<B: Bodies + ?Sized>(
+    pub(super) fn solve<const BIAS: bool, B: Bodies + ?Sized>(
         &mut self,
         bodies: &mut B,
-        softness: ContactSoftness,
-        max_push: Real,
-        inv_h: Real,
-        use_bias: bool,
+        soft: &QuadSoftness,
     ) {
-        Self::solve_group([self], bodies, softness, max_push, inv_h, use_bias);
+        if P == 1 {
+            for h in 0..2 {
+                self.solve_half::<BIAS, B>(bodies, h, soft);
+            }
+            return;
+        }
+        self.solve_halves::<BIAS, B>(bodies, soft);
     }
 
-    /// Solves `N` batches of one colour side by side: each row (a point's
-    /// normal, then each point's friction) of every batch before the next
-    /// row of any.
-    ///
-    /// A batch's rows run one after another through the same velocities,
-    /// a chain of dependent operations about 40 cycles long per row, and a
-    /// batch is too long for the processor to start the next one while it
-    /// waits. No constraint of a colour reads or writes a body another one
-    /// writes (see the colouring in `wide.rs`), so each batch's rows see
-    /// exactly the velocities they see when the batches are solved one
-    /// after the other:
-    /// the same results bit for bit, with two chains to overlap. Two-point
-    /// batches two at a time make the 5,050-box pyramid's step about 9%
-    /// faster, one-point batches the trees' step 1–3%. Round batches
-    /// (`RoundBatch`), whose chain is the shortest, are solved one at a
-    /// time: two of them need more registers than there are, and the ball
-    /// pit's step took 12–15% longer.
+    /// [`Self::solve`] of both halves side by side, row by row: two chains
+    /// of dependent operations for the processor to overlap. A half's rows
+    /// run one after another through the same velocities, a chain too long
+    /// for the processor to start the other half while it waits; the two
+    /// halves share no body a lane writes (the colouring), so each sees
+    /// exactly the velocities it sees alone.
     #[inline(always)]
-    pub(super) fn solve_group<const N: usize, B: Bodies + ?Sized>(
-        group: [&mut Self; N],
+    fn solve_halves<const BIAS: bool, B: Bodies + ?Sized>(
+        &mut self,
         bodies: &mut B,
-        softness: ContactSoftness,
-        max_push: Real,
-        inv_h: Real,
-        use_bias: bool,
+        soft: &QuadSoftness,
     ) {
-        // Each array starts as N copies of the first batch's values, which
-        // the loop overwrites for the others: filled from defaults, the
-        // arrays were zeroed first, a call to `memset` per group (1.4% of
-        // the pyramid's instructions). Gathered side by side here, not
-        // through `Self::gather`, whose pairs cost the pyramid 0.75% more
-        // instructions in copies.
-        let first = &*group[0];
-        let mut a =
-            [WideBody::gather(bodies, &first.body_a, first.inv_mass_a, first.inv_inertia_a); N];
-        let mut b =
-            [WideBody::gather(bodies, &first.body_b, first.inv_mass_b, first.inv_inertia_b); N];
-        for s in 1..N {
-            let batch = &*group[s];
-            a[s] = WideBody::gather(bodies, &batch.body_a, batch.inv_mass_a, batch.inv_inertia_a);
-            b[s] = WideBody::gather(bodies, &batch.body_b, batch.inv_mass_b, batch.inv_inertia_b);
-        }
-        let mut soft = [LaneSoftness::new(&a[0], &b[0], softness, max_push, inv_h); N];
-        for s in 1..N {
-            soft[s] = LaneSoftness::new(&a[s], &b[s], softness, max_push, inv_h);
-        }
-        for k in 0..P {
-            for s in 0..N {
-                let batch = &mut *group[s];
-                let (nx, ny) = (batch.normal_x, batch.normal_y);
-                // Unpacked into locals (see `LaneSoftness`).
-                let LaneSoftness {
-                    bias_rate,
-                    mass_scale: soft_mass_scale,
-                    impulse_scale: soft_impulse_scale,
-                    inv_h,
-                    max_push,
-                } = soft[s];
-                let (a, b) = (&mut a[s], &mut b[s]);
-                let p = &mut batch.points[k];
-                let (rax, ray, rbx, rby) = (p.anchor_a_x, p.anchor_a_y, p.anchor_b_x, p.anchor_b_y);
-                // Current separation from the body deltas within the step.
+        let (a0, b0) = self.gather(bodies, 0);
+        let (a1, b1) = self.gather(bodies, 1);
+        let mut a = [a0, a1];
+        let mut b = [b0, b1];
+        let sides = [
+            BIAS.then(|| soft.sides(&a[0], &b[0])),
+            BIAS.then(|| soft.sides(&a[1], &b[1])),
+        ];
+        for p in &mut self.points {
+            for h in 0..2 {
+                let (nx, ny) = (half(&self.normal_x, h), half(&self.normal_y, h));
+                let (a, b) = (&mut a[h], &mut b[h]);
+                let (rax, ray) = (half(&p.anchor_a_x, h), half(&p.anchor_a_y, h));
+                let (rbx, rby) = (half(&p.anchor_b_x, h), half(&p.anchor_b_y, h));
                 let (ax, ay) = a.moved(rax, ray);
                 let (bx, by) = b.moved(rbx, rby);
-                let separation = (bx - ax) * nx + (by - ay) * ny + p.base_separation;
-                // Speculative (apart): allow closing exactly the gap this substep.
-                let apart = separation.gt(ZERO);
-                let (bias, mass_scale, impulse_scale) = if use_bias {
-                    (
-                        apart.select(separation * inv_h, (bias_rate * separation).max(max_push)),
-                        apart.select(Lane::ONE, soft_mass_scale),
-                        apart.select(ZERO, soft_impulse_scale),
-                    )
-                } else {
-                    (apart.select(separation * inv_h, ZERO), Lane::ONE, ZERO)
-                };
+                let separation = (bx - ax) * nx + (by - ay) * ny + half(&p.base_separation, h);
+                let (bias, mass_scale, impulse_scale) = soft.terms(sides[h].as_ref(), separation);
                 let (vax, vay) = a.point_velocity(rax, ray);
                 let (vbx, vby) = b.point_velocity(rbx, rby);
                 let normal_speed = (vbx - vax) * nx + (vby - vay) * ny;
-                let impulse = -(p.normal_mass * mass_scale * (normal_speed + bias))
-                    - impulse_scale * p.normal_impulse;
-                let accumulated = (p.normal_impulse + impulse).max(ZERO);
-                let applied = accumulated - p.normal_impulse;
-                p.normal_impulse = accumulated;
-                p.max_normal_impulse = p.max_normal_impulse.max(applied);
+                let normal_impulse = half(&p.normal_impulse, h);
+                let impulse = -(half(&p.normal_mass, h) * mass_scale * (normal_speed + bias))
+                    - impulse_scale * normal_impulse;
+                let accumulated = (normal_impulse + impulse).max(Quad::zero());
+                let applied = accumulated - normal_impulse;
+                accumulated.put(&mut p.normal_impulse, h);
+                half(&p.max_normal_impulse, h)
+                    .max(applied)
+                    .put(&mut p.max_normal_impulse, h);
                 let (jx, jy) = (nx * applied, ny * applied);
                 a.pull(rax, ray, jx, jy);
                 b.push(rbx, rby, jx, jy);
             }
         }
-        for k in 0..P {
-            for s in 0..N {
-                let batch = &mut *group[s];
-                let (tx, ty) = (batch.normal_y, -batch.normal_x);
-                let friction = batch.friction;
-                let (a, b) = (&mut a[s], &mut b[s]);
-                let p = &mut batch.points[k];
-                let (rax, ray, rbx, rby) = (p.anchor_a_x, p.anchor_a_y, p.anchor_b_x, p.anchor_b_y);
+        for p in &mut self.points {
+            for h in 0..2 {
+                let (tx, ty) = (half(&self.normal_y, h), -half(&self.normal_x, h));
+                let friction = half(&self.friction, h);
+                let (a, b) = (&mut a[h], &mut b[h]);
+                let (rax, ray) = (half(&p.anchor_a_x, h), half(&p.anchor_a_y, h));
+                let (rbx, rby) = (half(&p.anchor_b_x, h), half(&p.anchor_b_y, h));
                 let (vax, vay) = a.point_velocity(rax, ray);
                 let (vbx, vby) = b.point_velocity(rbx, rby);
                 let tangent_speed = (vbx - vax) * tx + (vby - vay) * ty;
-                let impulse = -(p.tangent_mass * tangent_speed);
-                let limit = friction * p.normal_impulse;
-                let accumulated = (p.tangent_impulse + impulse).max(-limit).min(limit);
-                let applied = accumulated - p.tangent_impulse;
-                p.tangent_impulse = accumulated;
+                let impulse = -(half(&p.tangent_mass, h) * tangent_speed);
+                let limit = friction * half(&p.normal_impulse, h);
+                let tangent_impulse = half(&p.tangent_impulse, h);
+                let accumulated = (tangent_impulse + impulse).max(-limit).min(limit);
+                let applied = accumulated - tangent_impulse;
+                accumulated.put(&mut p.tangent_impulse, h);
                 let (jx, jy) = (tx * applied, ty * applied);
                 a.pull(rax, ray, jx, jy);
                 b.push(rbx, rby, jx, jy);
             }
         }
-        for s in 0..N {
-            a[s].scatter(bodies, &group[s].body_a);
-            b[s].scatter(bodies, &group[s].body_b);
+        for h in 0..2 {
+            self.scatter(bodies, h, &a[h], &b[h]);
         }
+    }
+
+    /// [`Self::solve`] of lanes `4 h .. 4 h + 4`.
+    #[inline(always)]
+    fn solve_half<const BIAS: bool, B: Bodies + ?Sized>(
+        &mut self,
+        bodies: &mut B,
+        h: usize,
+        soft: &QuadSoftness,
+    ) {
+        let (mut a, mut b) = self.gather(bodies, h);
+        let sides = BIAS.then(|| soft.sides(&a, &b));
+        let (nx, ny) = (half(&self.normal_x, h), half(&self.normal_y, h));
+        for p in &mut self.points {
+            let (rax, ray) = (half(&p.anchor_a_x, h), half(&p.anchor_a_y, h));
+            let (rbx, rby) = (half(&p.anchor_b_x, h), half(&p.anchor_b_y, h));
+            // Current separation from the body deltas within the step.
+            let (ax, ay) = a.moved(rax, ray);
+            let (bx, by) = b.moved(rbx, rby);
+            let separation = (bx - ax) * nx + (by - ay) * ny + half(&p.base_separation, h);
+            // Speculative (apart): allow closing exactly the gap this substep.
+            let (bias, mass_scale, impulse_scale) = soft.terms(sides.as_ref(), separation);
+            let (vax, vay) = a.point_velocity(rax, ray);
+            let (vbx, vby) = b.point_velocity(rbx, rby);
+            let normal_speed = (vbx - vax) * nx + (vby - vay) * ny;
+            let normal_impulse = half(&p.normal_impulse, h);
+            let impulse = -(half(&p.normal_mass, h) * mass_scale * (normal_speed + bias))
+                - impulse_scale * normal_impulse;
+            let accumulated = (normal_impulse + impulse).max(Quad::zero());
+            let applied = accumulated - normal_impulse;
+            accumulated.put(&mut p.normal_impulse, h);
+            half(&p.max_normal_impulse, h)
+                .max(applied)
+                .put(&mut p.max_normal_impulse, h);
+            let (jx, jy) = (nx * applied, ny * applied);
+            a.pull(rax, ray, jx, jy);
+            b.push(rbx, rby, jx, jy);
+        }
+        let (tx, ty) = (ny, -nx);
+        let friction = half(&self.friction, h);
+        for p in &mut self.points {
+            let (rax, ray) = (half(&p.anchor_a_x, h), half(&p.anchor_a_y, h));
+            let (rbx, rby) = (half(&p.anchor_b_x, h), half(&p.anchor_b_y, h));
+            let (vax, vay) = a.point_velocity(rax, ray);
+            let (vbx, vby) = b.point_velocity(rbx, rby);
+            let tangent_speed = (vbx - vax) * tx + (vby - vay) * ty;
+            let impulse = -(half(&p.tangent_mass, h) * tangent_speed);
+            let limit = friction * half(&p.normal_impulse, h);
+            let tangent_impulse = half(&p.tangent_impulse, h);
+            let accumulated = (tangent_impulse + impulse).max(-limit).min(limit);
+            let applied = accumulated - tangent_impulse;
+            accumulated.put(&mut p.tangent_impulse, h);
+            let (jx, jy) = (tx * applied, ty * applied);
+            a.pull(rax, ray, jx, jy);
+            b.push(rbx, rby, jx, jy);
+        }
+        self.scatter(bodies, h, &a, &b);
     }
 
     /// Restitution (see `apply_restitution`): lanes without restitution, and
     /// points that were not approaching faster than `threshold` or carried
     /// no load, are left exactly as they are.
     pub(super) fn restitution<B: Bodies + ?Sized>(&mut self, bodies: &mut B, threshold: Real) {
-        let bouncy = self.restitution.nonzero();
+        for h in 0..2 {
+            self.restitution_half(bodies, h, threshold);
+        }
+    }
+
+    /// [`Self::restitution`] of lanes `4 h .. 4 h + 4`.
+    #[inline(always)]
+    fn restitution_half<B: Bodies + ?Sized>(&mut self, bodies: &mut B, h: usize, threshold: Real) {
+        let restitution = half(&self.restitution, h);
+        let bouncy = restitution.nonzero();
         if !bouncy.any() {
             return;
         }
-        let (mut a, mut b) = self.gather(bodies);
-        let (nx, ny) = (self.normal_x, self.normal_y);
-        let threshold = Lane::splat(-threshold);
+        let (mut a, mut b) = self.gather(bodies, h);
+        let (nx, ny) = (half(&self.normal_x, h), half(&self.normal_y, h));
+        let threshold = Quad::splat(-threshold);
+        let mut moved = false;
         for p in &mut self.points {
+            let relative_velocity = half(&p.relative_velocity, h);
+            let max_normal_impulse = half(&p.max_normal_impulse, h);
             let active = bouncy
-                .and(p.relative_velocity.le(threshold))
-                .and(p.max_normal_impulse.nonzero());
+                .and(relative_velocity.le(threshold))
+                .and(max_normal_impulse.nonzero());
             if !active.any() {
                 continue;
             }
-            let (rax, ray, rbx, rby) = (p.anchor_a_x, p.anchor_a_y, p.anchor_b_x, p.anchor_b_y);
+            moved = true;
+            let (rax, ray) = (half(&p.anchor_a_x, h), half(&p.anchor_a_y, h));
+            let (rbx, rby) = (half(&p.anchor_b_x, h), half(&p.anchor_b_y, h));
             let (vax, vay) = a.point_velocity(rax, ray);
             let (vbx, vby) = b.point_velocity(rbx, rby);
             let normal_speed = (vbx - vax) * nx + (vby - vay) * ny;
+            let normal_impulse = half(&p.normal_impulse, h);
             let impulse =
-                -(p.normal_mass * (normal_speed + self.restitution * p.relative_velocity));
-            let accumulated = (p.normal_impulse + impulse).max(ZERO);
-            let applied = accumulated - p.normal_impulse;
-            p.normal_impulse = active.select(accumulated, p.normal_impulse);
-            p.max_normal_impulse =
-                active.select(p.max_normal_impulse.max(applied), p.max_normal_impulse);
+                -(half(&p.normal_mass, h) * (normal_speed + restitution * relative_velocity));
+            let accumulated = (normal_impulse + impulse).max(Quad::zero());
+            let applied = accumulated - normal_impulse;
+            active
+                .select(accumulated, normal_impulse)
+                .put(&mut p.normal_impulse, h);
+            active
+                .select(max_normal_impulse.max(applied), max_normal_impulse)
+                .put(&mut p.max_normal_impulse, h);
             let (jx, jy) = (nx * applied, ny * applied);
             let (mut a2, mut b2) = (a, b);
             a2.pull(rax, ray, jx, jy);
@@ -586,8 +474,11 @@ impl<const P: usize> Batch<P> {
             a.take(active, &a2);
             b.take(active, &b2);
         }
-        a.scatter(bodies, &self.body_a);
-        b.scatter(bodies, &self.body_b);
+        // A half no point of which bounced is left as it is: writing it
+        // back would store what was read.
+        if moved {
+            self.scatter(bodies, h, &a, &b);
+        }
     }
 
     /// The accumulated impulses (normal, tangent) and largest normal impulse
@@ -607,4 +498,10 @@ impl<const P: usize> Batch<P> {
 #[inline]
 pub(super) fn lane_index(index: usize) -> u32 {
     u32::try_from(index).unwrap_or(u32::MAX)
+}
+
+/// Lanes `4 h .. 4 h + 4` of `lanes`.
+#[inline(always)]
+fn half(lanes: &Lane, h: usize) -> Quad {
+    Quad::half(lanes, h)
 }

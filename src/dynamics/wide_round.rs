@@ -18,8 +18,10 @@
 //! - bodies that cannot move (inverse mass and inertia 0) are never written.
 
 use super::body_rows::Bodies;
-use super::contact_solver::{ConstraintPoint, ContactSoftness};
-use super::wide_batch::{LANES, Lane, LaneHead, LaneSoftness, WideBody, ZERO, lane_index};
+use super::contact_solver::ConstraintPoint;
+use super::quad::Quad;
+use super::wide_batch::{LANES, Lane, LaneHead, ZERO, lane_index};
+use super::wide_quad::{QuadBody, QuadSoftness};
 use crate::math::Real;
 
 /// [`LANES`] round one-point constraints, one per lane.
@@ -127,100 +129,150 @@ impl RoundBatch {
         self.relative_velocity.0[lane] = p.relative_velocity;
     }
 
-    /// The bodies of both sides.
-    #[inline(always)]
-    fn gather<B: Bodies + ?Sized>(&self, bodies: &B) -> (WideBody, WideBody) {
-        (
-            WideBody::gather(bodies, &self.body_a, self.inv_mass_a, self.inv_inertia_a),
-            WideBody::gather(bodies, &self.body_b, self.inv_mass_b, self.inv_inertia_b),
-        )
-    }
-
-    /// Writes both sides back (only bodies that can move).
-    #[inline(always)]
-    fn scatter<B: Bodies + ?Sized>(&self, bodies: &mut B, a: &WideBody, b: &WideBody) {
-        a.scatter(bodies, &self.body_a);
-        b.scatter(bodies, &self.body_b);
-    }
-
     #[inline(always)]
     pub(super) fn warm_start<B: Bodies + ?Sized>(&self, bodies: &mut B) {
-        let (mut a, mut b) = self.gather(bodies);
-        let (nx, ny) = (self.normal_x, self.normal_y);
-        let (normal, tangent) = (self.normal_impulse, self.tangent_impulse);
+        for h in 0..2 {
+            self.warm_start_half(bodies, h);
+        }
+    }
+
+    /// Warm starts lanes `4 h .. 4 h + 4`.
+    #[inline(always)]
+    fn warm_start_half<B: Bodies + ?Sized>(&self, bodies: &mut B, h: usize) {
+        let (mut a, mut b) = self.gather(bodies, h);
+        let (nx, ny) = (half(&self.normal_x, h), half(&self.normal_y, h));
+        let normal = half(&self.normal_impulse, h);
+        let tangent = half(&self.tangent_impulse, h);
         let jx = nx * normal + ny * tangent;
         let jy = ny * normal - nx * tangent;
         push_linear(&mut a, &mut b, jx, jy);
-        a.w += a.inv_inertia * (self.arm_a * tangent);
-        b.w -= b.inv_inertia * (self.arm_b * tangent);
-        self.scatter(bodies, &a, &b);
+        a.w += a.inv_inertia * (half(&self.arm_a, h) * tangent);
+        b.w -= b.inv_inertia * (half(&self.arm_b, h) * tangent);
+        self.scatter(bodies, h, &a, &b);
     }
 
     #[inline(always)]
-    pub(super) fn solve<B: Bodies + ?Sized>(
+    pub(super) fn solve<const BIAS: bool, B: Bodies + ?Sized>(
         &mut self,
         bodies: &mut B,
-        softness: ContactSoftness,
-        max_push: Real,
-        inv_h: Real,
-        use_bias: bool,
+        soft: &QuadSoftness,
     ) {
-        let (mut a, mut b) = self.gather(bodies);
-        let (nx, ny) = (self.normal_x, self.normal_y);
-        let soft = LaneSoftness::new(&a, &b, softness, max_push, inv_h);
-        let separation = (b.dpx - a.dpx) * nx + (b.dpy - a.dpy) * ny + self.base_separation;
-        let (bias, mass_scale, impulse_scale) = soft.terms(separation, use_bias);
+        for h in 0..2 {
+            self.solve_half::<BIAS, B>(bodies, h, soft);
+        }
+    }
+
+    /// Solves lanes `4 h .. 4 h + 4`.
+    #[inline(always)]
+    fn solve_half<const BIAS: bool, B: Bodies + ?Sized>(
+        &mut self,
+        bodies: &mut B,
+        h: usize,
+        soft: &QuadSoftness,
+    ) {
+        let (mut a, mut b) = self.gather(bodies, h);
+        let (nx, ny) = (half(&self.normal_x, h), half(&self.normal_y, h));
+        let (arm_a, arm_b) = (half(&self.arm_a, h), half(&self.arm_b, h));
+        let separation =
+            (b.dpx - a.dpx) * nx + (b.dpy - a.dpy) * ny + half(&self.base_separation, h);
+        let sides = BIAS.then(|| soft.sides(&a, &b));
+        let (bias, mass_scale, impulse_scale) = soft.terms(sides.as_ref(), separation);
         let normal_speed = relative_speed(&a, &b, nx, ny);
-        let impulse = -(self.normal_mass * mass_scale * (normal_speed + bias))
-            - impulse_scale * self.normal_impulse;
-        let accumulated = (self.normal_impulse + impulse).max(ZERO);
-        let applied = accumulated - self.normal_impulse;
-        self.normal_impulse = accumulated;
-        self.max_normal_impulse = self.max_normal_impulse.max(applied);
+        let normal_impulse = half(&self.normal_impulse, h);
+        let impulse = -(half(&self.normal_mass, h) * mass_scale * (normal_speed + bias))
+            - impulse_scale * normal_impulse;
+        let accumulated = (normal_impulse + impulse).max(Quad::zero());
+        let applied = accumulated - normal_impulse;
+        accumulated.put(&mut self.normal_impulse, h);
+        half(&self.max_normal_impulse, h)
+            .max(applied)
+            .put(&mut self.max_normal_impulse, h);
         push_linear(&mut a, &mut b, nx * applied, ny * applied);
 
         let (tx, ty) = (ny, -nx);
-        let tangent_speed = relative_speed(&a, &b, tx, ty) + (a.w * self.arm_a - b.w * self.arm_b);
-        let impulse = -(self.tangent_mass * tangent_speed);
-        let limit = self.friction * self.normal_impulse;
-        let accumulated = (self.tangent_impulse + impulse).max(-limit).min(limit);
-        let applied = accumulated - self.tangent_impulse;
-        self.tangent_impulse = accumulated;
+        let tangent_speed = relative_speed(&a, &b, tx, ty) + (a.w * arm_a - b.w * arm_b);
+        let impulse = -(half(&self.tangent_mass, h) * tangent_speed);
+        let limit = half(&self.friction, h) * accumulated;
+        let tangent_impulse = half(&self.tangent_impulse, h);
+        let accumulated = (tangent_impulse + impulse).max(-limit).min(limit);
+        let applied = accumulated - tangent_impulse;
+        accumulated.put(&mut self.tangent_impulse, h);
         push_linear(&mut a, &mut b, tx * applied, ty * applied);
-        a.w += a.inv_inertia * (self.arm_a * applied);
-        b.w -= b.inv_inertia * (self.arm_b * applied);
-        self.scatter(bodies, &a, &b);
+        a.w += a.inv_inertia * (arm_a * applied);
+        b.w -= b.inv_inertia * (arm_b * applied);
+        self.scatter(bodies, h, &a, &b);
     }
 
     /// Restitution (see `restitution_round`): lanes without restitution, and
     /// points that were not approaching faster than `threshold` or carried
     /// no load, are left exactly as they are.
     pub(super) fn restitution<B: Bodies + ?Sized>(&mut self, bodies: &mut B, threshold: Real) {
-        let active = self
-            .restitution
+        for h in 0..2 {
+            self.restitution_half(bodies, h, threshold);
+        }
+    }
+
+    /// Restitution of lanes `4 h .. 4 h + 4`.
+    #[inline(always)]
+    fn restitution_half<B: Bodies + ?Sized>(&mut self, bodies: &mut B, h: usize, threshold: Real) {
+        let max_normal_impulse = half(&self.max_normal_impulse, h);
+        let relative_velocity = half(&self.relative_velocity, h);
+        let restitution = half(&self.restitution, h);
+        let active = restitution
             .nonzero()
-            .and(self.relative_velocity.le(Lane::splat(-threshold)))
-            .and(self.max_normal_impulse.nonzero());
+            .and(relative_velocity.le(Quad::splat(-threshold)))
+            .and(max_normal_impulse.nonzero());
         if !active.any() {
             return;
         }
-        let (mut a, mut b) = self.gather(bodies);
-        let (nx, ny) = (self.normal_x, self.normal_y);
+        let (mut a, mut b) = self.gather(bodies, h);
+        let (nx, ny) = (half(&self.normal_x, h), half(&self.normal_y, h));
         let normal_speed = relative_speed(&a, &b, nx, ny);
+        let normal_impulse = half(&self.normal_impulse, h);
         let impulse =
-            -(self.normal_mass * (normal_speed + self.restitution * self.relative_velocity));
-        let accumulated = (self.normal_impulse + impulse).max(ZERO);
-        let applied = accumulated - self.normal_impulse;
-        self.normal_impulse = active.select(accumulated, self.normal_impulse);
-        self.max_normal_impulse = active.select(
-            self.max_normal_impulse.max(applied),
-            self.max_normal_impulse,
-        );
+            -(half(&self.normal_mass, h) * (normal_speed + restitution * relative_velocity));
+        let accumulated = (normal_impulse + impulse).max(Quad::zero());
+        let applied = accumulated - normal_impulse;
+        active
+            .select(accumulated, normal_impulse)
+            .put(&mut self.normal_impulse, h);
+        active
+            .select(max_normal_impulse.max(applied), max_normal_impulse)
+            .put(&mut self.max_normal_impulse, h);
         let (mut a2, mut b2) = (a, b);
         push_linear(&mut a2, &mut b2, nx * applied, ny * applied);
         a.take(active, &a2);
         b.take(active, &b2);
-        self.scatter(bodies, &a, &b);
+        self.scatter(bodies, h, &a, &b);
+    }
+
+    /// The bodies of both sides in lanes `4 h .. 4 h + 4`.
+    #[inline(always)]
+    fn gather<B: Bodies + ?Sized>(&self, bodies: &B, h: usize) -> (QuadBody, QuadBody) {
+        (
+            QuadBody::gather(
+                bodies,
+                &self.body_a,
+                h,
+                &self.inv_mass_a,
+                &self.inv_inertia_a,
+            ),
+            QuadBody::gather(
+                bodies,
+                &self.body_b,
+                h,
+                &self.inv_mass_b,
+                &self.inv_inertia_b,
+            ),
+        )
+    }
+
+    /// Writes both sides of lanes `4 h .. 4 h + 4` back (only bodies that
+    /// can move).
+    #[inline(always)]
+    fn scatter<B: Bodies + ?Sized>(&self, bodies: &mut B, h: usize, a: &QuadBody, b: &QuadBody) {
+        a.scatter(bodies, &self.body_a, h);
+        b.scatter(bodies, &self.body_b, h);
     }
 
     /// The accumulated impulses (normal, tangent) and largest normal impulse
@@ -234,17 +286,23 @@ impl RoundBatch {
     }
 }
 
+/// Lanes `4 h .. 4 h + 4` of `lanes`.
+#[inline(always)]
+fn half(lanes: &Lane, h: usize) -> Quad {
+    Quad::half(lanes, h)
+}
+
 /// `(v_B − v_A)·(dx, dy)` in every lane: the centres' relative speed along
 /// a direction.
 #[inline(always)]
-fn relative_speed(a: &WideBody, b: &WideBody, dx: Lane, dy: Lane) -> Lane {
+fn relative_speed(a: &QuadBody, b: &QuadBody, dx: Quad, dy: Quad) -> Quad {
     (b.vx - a.vx) * dx + (b.vy - a.vy) * dy
 }
 
 /// Applies the linear part of impulse (`jx`, `jy`) to B and its opposite
 /// to A, in every lane.
 #[inline(always)]
-fn push_linear(a: &mut WideBody, b: &mut WideBody, jx: Lane, jy: Lane) {
+fn push_linear(a: &mut QuadBody, b: &mut QuadBody, jx: Quad, jy: Quad) {
     a.vx -= jx * a.inv_mass;
     a.vy -= jy * a.inv_mass;
     b.vx += jx * b.inv_mass;
