@@ -19,7 +19,7 @@
 //! the same bodies bit for bit (a test checks the transposes against the
 //! lane-by-lane reference).
 
-use super::contact_solver::SolverBody;
+use super::contact_solver::{BodyTurn, SolverBody};
 use super::lanes::F8;
 use super::quad::Quad;
 
@@ -35,6 +35,9 @@ const _: () = {
     assert!(size_of::<crate::math::Rot2>() == 8);
     assert!(size_of::<SolverBody>() == 32);
     assert!(size_of::<F8>() == 32);
+    assert!(offset_of!(BodyTurn, inv_inertia) == 0);
+    assert!(offset_of!(BodyTurn, delta_angle) == 4);
+    assert!(size_of::<BodyTurn>() == 8);
 };
 
 /// How the lanes reach the solver bodies by index.
@@ -194,12 +197,75 @@ pub(super) fn scatter4_by_lane<B: Bodies + ?Sized>(
     }
 }
 
+#[cfg(not(target_arch = "x86_64"))]
+pub(super) use self::{
+    load_turns_by_lane as load_turns, store_rows_by_lane as store_rows,
+    store_turns_by_lane as store_turns,
+};
+#[cfg(target_arch = "x86_64")]
+pub(super) use sse::{load_turns, store_rows, store_turns};
+
+/// [`store_rows`] one float at a time.
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+#[inline(always)]
+pub(super) fn store_rows_by_lane(bodies: &mut [SolverBody; 4], quads: &BodyQuads) {
+    let fields = [
+        quads.vx,
+        quads.vy,
+        quads.w,
+        quads.inv_mass,
+        quads.dpx,
+        quads.dpy,
+        quads.cos,
+        quads.sin,
+    ]
+    .map(|q| {
+        let mut lanes = F8::ZERO;
+        q.put(&mut lanes, 0);
+        lanes
+    });
+    for (l, b) in bodies.iter_mut().enumerate() {
+        let v = |k: usize| fields[k].0[l];
+        b.linear_velocity = crate::math::vec2(v(0), v(1));
+        b.angular_velocity = v(2);
+        b.inv_mass = v(3);
+        b.delta_position = crate::math::vec2(v(4), v(5));
+        b.delta_rotation =
+            crate::math::Rot2::new_unchecked(nalgebra::Complex { re: v(6), im: v(7) });
+    }
+}
+
+/// [`load_turns`] one float at a time.
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+#[inline(always)]
+pub(super) fn load_turns_by_lane(turns: &[BodyTurn; 4]) -> [Quad; 2] {
+    quads(|l| [turns[l].inv_inertia, turns[l].delta_angle])
+}
+
+/// [`store_turns`] one float at a time.
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+#[inline(always)]
+pub(super) fn store_turns_by_lane(
+    turns: &mut [BodyTurn; 4],
+    [inv_inertia, delta_angle]: [Quad; 2],
+) {
+    let [inv_inertia, delta_angle] = [inv_inertia, delta_angle].map(|q| {
+        let mut lanes = F8::ZERO;
+        q.put(&mut lanes, 0);
+        lanes
+    });
+    for (l, t) in turns.iter_mut().enumerate() {
+        t.inv_inertia = inv_inertia.0[l];
+        t.delta_angle = delta_angle.0[l];
+    }
+}
+
 #[cfg(target_arch = "x86_64")]
 mod sse {
-    use super::{Bodies, BodyQuads, Quad, SolverBody};
+    use super::{Bodies, BodyQuads, BodyTurn, Quad, SolverBody};
     use std::arch::x86_64::{
-        __m128, _mm_load_ps, _mm_movehl_ps, _mm_movelh_ps, _mm_store_ps, _mm_unpackhi_ps,
-        _mm_unpacklo_ps,
+        __m128, _mm_load_ps, _mm_loadu_ps, _mm_movehl_ps, _mm_movelh_ps, _mm_shuffle_ps,
+        _mm_store_ps, _mm_storeu_ps, _mm_unpackhi_ps, _mm_unpacklo_ps,
     };
 
     /// Four rows of four turned into four columns: `out[k][j] = rows[j][k]`.
@@ -272,6 +338,53 @@ mod sse {
                 // `f32` fields (see `row`).
                 unsafe { _mm_store_ps(at, rows[l]) };
             }
+        }
+    }
+
+    /// Writes both rows of four `bodies` from quads (the transposes of
+    /// [`gather4`]).
+    #[inline(always)]
+    pub(in super::super) fn store_rows(bodies: &mut [SolverBody; 4], quads: &BodyQuads) {
+        let velocity = transpose([quads.vx.0, quads.vy.0, quads.w.0, quads.inv_mass.0]);
+        let motion = transpose([quads.dpx.0, quads.dpy.0, quads.cos.0, quads.sin.0]);
+        for (l, body) in bodies.iter_mut().enumerate() {
+            let at = (body as *mut SolverBody).cast::<f32>();
+            // SAFETY: SSE is part of every x86-64 processor; both rows are
+            // the body's first 32 bytes, aligned (see `row`).
+            unsafe {
+                _mm_store_ps(at, velocity[l]);
+                _mm_store_ps(at.add(4), motion[l]);
+            }
+        }
+    }
+
+    /// The inverse inertias and turns of four bodies as quads.
+    #[inline(always)]
+    pub(in super::super) fn load_turns(turns: &[BodyTurn; 4]) -> [Quad; 2] {
+        let at = turns.as_ptr().cast::<f32>();
+        // SAFETY: SSE is part of every x86-64 processor; four `BodyTurn`s
+        // are 32 bytes of `f32` pairs (`repr(C)`, asserted above), read
+        // without alignment.
+        unsafe {
+            let (low, high) = (_mm_loadu_ps(at), _mm_loadu_ps(at.add(4)));
+            [
+                Quad(_mm_shuffle_ps::<0b10_00_10_00>(low, high)),
+                Quad(_mm_shuffle_ps::<0b11_01_11_01>(low, high)),
+            ]
+        }
+    }
+
+    /// Writes the inverse inertias and turns of four bodies from quads.
+    #[inline(always)]
+    pub(in super::super) fn store_turns(
+        turns: &mut [BodyTurn; 4],
+        [inv_inertia, delta_angle]: [Quad; 2],
+    ) {
+        let at = turns.as_mut_ptr().cast::<f32>();
+        // SAFETY: as in `load_turns`, written without alignment.
+        unsafe {
+            _mm_storeu_ps(at, _mm_unpacklo_ps(inv_inertia.0, delta_angle.0));
+            _mm_storeu_ps(at.add(4), _mm_unpackhi_ps(inv_inertia.0, delta_angle.0));
         }
     }
 }

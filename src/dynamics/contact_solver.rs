@@ -583,6 +583,7 @@ pub fn apply_restitution(
 /// turn within the step (see [`integrate_positions`]); kept parallel to the
 /// solver bodies.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[repr(C)]
 pub struct BodyTurn {
     /// 1 / rotational inertia about the centre of mass (1/(kg·m²)); 0 if fixed.
     pub inv_inertia: Real,
@@ -598,30 +599,3 @@ pub struct BodyTurn {
 /// within a substep, the contact anchors of the step would no longer mean
 /// anything. Kinematic bodies (no inverse mass or inertia) are not capped.
 pub const MAX_ROTATION_PER_SUBSTEP: Real = 0.25 * std::f32::consts::PI;
-
-/// Advances body deltas by one substep of `h` seconds from their velocities.
-/// `turns` is parallel to `bodies`: each body's inverse inertia and its
-/// rotation within the step as an accumulated angle (radians; may exceed
-/// π, which `delta_rotation` cannot show: what continuous collision
-/// sweeps), which this adds to; bodies past the end of `turns` are left
-/// as they are. The spin of a body that can turn is capped at
-/// [`MAX_ROTATION_PER_SUBSTEP`] per substep.
-pub fn integrate_positions(bodies: &mut [SolverBody], turns: &mut [BodyTurn], h: Real) {
-    for (body, turn) in bodies.iter_mut().zip(turns.iter_mut()) {
-        if body.inv_mass == 0.0
-            && turn.inv_inertia == 0.0
-            && body.linear_velocity == Vec2::zeros()
-            && body.angular_velocity == 0.0
-        {
-            continue;
-        }
-        if turn.inv_inertia > 0.0 && (body.angular_velocity * h).abs() > MAX_ROTATION_PER_SUBSTEP {
-            body.angular_velocity = MAX_ROTATION_PER_SUBSTEP.copysign(body.angular_velocity) / h;
-        }
-        body.delta_position += body.linear_velocity * h;
-        turn.delta_angle += body.angular_velocity * h;
-        let step_turn = Rot2::new(body.angular_velocity * h);
-        body.delta_rotation = step_turn * body.delta_rotation;
-        body.delta_rotation.renormalize_fast();
-    }
-}

@@ -13,6 +13,7 @@
 mod body_rows;
 mod contact_solver;
 mod error;
+mod integrate;
 mod lanes;
 mod quad;
 mod round;
@@ -24,9 +25,10 @@ mod wide_round;
 
 pub use contact_solver::{
     BodyTurn, ConstraintPoint, ContactConstraint, ContactSettings, ContactSoftness,
-    MAX_ROTATION_PER_SUBSTEP, SolverBody, apply_restitution, integrate_positions, is_fixed, solve,
-    solve_constraint, solved_against_fixed, warm_start, warm_start_constraint,
+    MAX_ROTATION_PER_SUBSTEP, SolverBody, apply_restitution, is_fixed, solve, solve_constraint,
+    solved_against_fixed, warm_start, warm_start_constraint,
 };
 pub use error::SolverError;
+pub use integrate::integrate_positions;
 pub use softness::Softness;
 pub use wide::{COLORS, LANES, WideContacts};

@@ -22,8 +22,8 @@ use super::lanes::F8;
 mod imp {
     use std::arch::x86_64::{
         __m128, _mm_add_ps, _mm_and_ps, _mm_andnot_ps, _mm_cmpgt_ps, _mm_cmple_ps, _mm_cmpneq_ps,
-        _mm_load_ps, _mm_max_ps, _mm_min_ps, _mm_movemask_ps, _mm_mul_ps, _mm_or_ps, _mm_set1_ps,
-        _mm_setzero_ps, _mm_store_ps, _mm_sub_ps, _mm_xor_ps,
+        _mm_div_ps, _mm_load_ps, _mm_max_ps, _mm_min_ps, _mm_movemask_ps, _mm_mul_ps, _mm_or_ps,
+        _mm_set1_ps, _mm_setzero_ps, _mm_store_ps, _mm_sub_ps, _mm_xor_ps,
     };
 
     // SAFETY (every `unsafe` block of this module): SSE is part of every
@@ -83,8 +83,31 @@ mod imp {
         }
 
         #[inline(always)]
+        pub fn div(self, other: Quad) -> Quad {
+            Quad(unsafe { _mm_div_ps(self.0, other.0) })
+        }
+
+        #[inline(always)]
         pub fn neg(self) -> Quad {
             Quad(unsafe { _mm_xor_ps(self.0, _mm_set1_ps(-0.0)) })
+        }
+
+        /// Lane-wise `f32::abs` (the sign bit cleared).
+        #[inline(always)]
+        pub fn abs(self) -> Quad {
+            Quad(unsafe { _mm_andnot_ps(_mm_set1_ps(-0.0), self.0) })
+        }
+
+        /// Lane-wise `f32::copysign(self, sign)`.
+        #[inline(always)]
+        pub fn copysign(self, sign: Quad) -> Quad {
+            unsafe {
+                let bit = _mm_set1_ps(-0.0);
+                Quad(_mm_or_ps(
+                    _mm_andnot_ps(bit, self.0),
+                    _mm_and_ps(bit, sign.0),
+                ))
+            }
         }
 
         /// Lane-wise `self > other ? self : other`.
@@ -212,8 +235,25 @@ mod imp {
         }
 
         #[inline(always)]
+        pub fn div(self, other: Quad) -> Quad {
+            self.map2(other, |a, b| a / b)
+        }
+
+        #[inline(always)]
         pub fn neg(self) -> Quad {
             Quad(self.0.map(|a| -a))
+        }
+
+        /// Lane-wise `f32::abs` (the sign bit cleared).
+        #[inline(always)]
+        pub fn abs(self) -> Quad {
+            Quad(self.0.map(f32::abs))
+        }
+
+        /// Lane-wise `f32::copysign(self, sign)`.
+        #[inline(always)]
+        pub fn copysign(self, sign: Quad) -> Quad {
+            self.map2(sign, f32::copysign)
         }
 
         /// Lane-wise `self > other ? self : other`.
@@ -331,6 +371,14 @@ impl std::ops::Mul for Quad {
     }
 }
 
+impl std::ops::Div for Quad {
+    type Output = Quad;
+    #[inline(always)]
+    fn div(self, other: Quad) -> Quad {
+        Quad::div(self, other)
+    }
+}
+
 impl std::ops::Neg for Quad {
     type Output = Quad;
     #[inline(always)]
@@ -409,7 +457,10 @@ mod tests {
             assert_eq!(bits(qx + qy), each(|a, b| a + b));
             assert_eq!(bits(qx - qy), each(|a, b| a - b));
             assert_eq!(bits(qx * qy), each(|a, b| a * b));
+            assert_eq!(bits(qx / qy), each(|a, b| a / b));
             assert_eq!(bits(-qx), each(|a, _| -a));
+            assert_eq!(bits(qx.abs()), each(|a, _| a.abs()));
+            assert_eq!(bits(qx.copysign(qy)), each(f32::copysign));
             assert_eq!(bits(qx.max(qy)), each(|a, b| if a > b { a } else { b }));
             assert_eq!(bits(qx.min(qy)), each(|a, b| if a < b { a } else { b }));
             assert_eq!(flags(qx.gt(qy)), test(|a, b| a > b));
