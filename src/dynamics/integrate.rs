@@ -159,7 +159,11 @@ mod tests {
             SolverBody {
                 linear_velocity: vec2(0.3 * f - 2.0, -1.25 * f),
                 angular_velocity: w,
-                inv_mass: if k.is_multiple_of(5) { 0.0 } else { 1.0 / (f + 1.0) },
+                inv_mass: if k.is_multiple_of(5) {
+                    0.0
+                } else {
+                    1.0 / (f + 1.0)
+                },
                 delta_position: vec2(0.01 * f, -0.02 * f),
                 delta_rotation: Rot2::new(0.37 * f),
             },

@@ -31,4 +31,4 @@ pub use contact_solver::{
 pub use error::SolverError;
 pub use integrate::integrate_positions;
 pub use softness::Softness;
-pub use wide::{COLORS, LANES, WideContacts};
+pub use wide::{COLORS, LANES, LaneRef, NO_COLOR, WideContacts};

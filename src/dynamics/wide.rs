@@ -49,8 +49,12 @@ pub use super::wide_batch::LANES;
 use super::wide_batch::{Batch, LaneHead, lane_index};
 use super::wide_quad::QuadSoftness;
 use super::wide_round::RoundBatch;
+
+#[path = "wide_persistent.rs"]
+mod persistent;
 use crate::math::{Real, Vec2};
 use crate::query::{FeatureId, Manifold};
+pub use persistent::{LaneRef, NO_COLOR};
 
 /// Colours tried before a constraint goes to the scalar overflow: one bit
 /// each in a body's `u32` mask. A body touching more than this many others
@@ -126,6 +130,9 @@ struct ColorBatches {
     round: Batches<RoundBatch>,
     /// Lanes used in the last batch of each class.
     fill: [usize; CLASSES],
+    /// Per class: lanes given back (batch, lane), taken again before the
+    /// last batch grows (kept constraints only, see `wide_persistent.rs`).
+    free: [Vec<(u32, u8)>; CLASSES],
 }
 
 /// Batch classes: one, two and up to four points, and round.
@@ -139,10 +146,25 @@ impl ColorBatches {
         self.four.clear();
         self.round.clear();
         self.fill = [LANES; CLASSES];
+        for free in &mut self.free {
+            free.clear();
+        }
     }
 
-    /// The next free lane of `class`: (batch, lane).
+    /// Marks every lane of every batch in use empty (see [`Lanes`]).
+    fn forget_lanes(&mut self) {
+        self.one.iter_mut().for_each(Lanes::forget_lanes);
+        self.two.iter_mut().for_each(Lanes::forget_lanes);
+        self.four.iter_mut().for_each(Lanes::forget_lanes);
+        self.round.iter_mut().for_each(Lanes::forget_lanes);
+    }
+
+    /// The next free lane of `class`: (batch, lane), a lane given back
+    /// first.
     fn reserve(&mut self, class: usize) -> (usize, usize) {
+        if let Some((batch, lane)) = self.free[class].pop() {
+            return (batch as usize, lane as usize);
+        }
         if self.fill[class] == LANES {
             match class {
                 0 => self.one.start(),
@@ -187,7 +209,9 @@ pub struct WideContacts {
     used_colors: usize,
     /// Constraints solved by the scalar code after the colours.
     overflow: Vec<ContactConstraint>,
-    /// Per constraint: where it lives.
+    /// Parallel to `overflow`: each one's id (see [`Self::each_impulse`]).
+    overflow_ids: Vec<u32>,
+    /// Per constraint pushed this step: where it lives.
     location: Vec<Location>,
     /// Per body: the colours in which constraints write it or only read it.
     masks: Vec<BodyColors>,
@@ -195,6 +219,8 @@ pub struct WideContacts {
     largest: u32,
     settings: ContactSettings,
     softness: ContactSoftness,
+    /// The colours kept from step to step (`wide_persistent.rs`).
+    kept: persistent::KeptColors,
 }
 
 /// The colour a constraint between bodies `a` and `b` takes among the
@@ -255,9 +281,11 @@ impl Default for WideContacts {
             colors: Vec::new(),
             used_colors: 0,
             overflow: Vec::new(),
+            overflow_ids: Vec::new(),
             location: Vec::new(),
             masks: Vec::new(),
             largest: 0,
+            kept: persistent::KeptColors::default(),
             settings: ContactSettings::default(),
             // Replaced by every `begin`.
             softness: ContactSoftness {
@@ -285,10 +313,13 @@ impl WideContacts {
         }
         self.used_colors = 0;
         self.overflow.clear();
+        self.overflow_ids.clear();
         self.location.clear();
         self.masks.clear();
         self.masks.resize(bodies.len(), BodyColors::default());
         self.largest = 0;
+        // The lanes no longer hold the kept colours' constraints.
+        self.kept.invalidate();
     }
 
     /// Colours the next constraint, between bodies `a` and `b` (of inverse
@@ -371,7 +402,10 @@ impl WideContacts {
             c.points.len(),
             c.is_round(),
         ) {
-            Location::Overflow(_) => self.overflow.push(c.clone()),
+            Location::Overflow(_) => {
+                self.overflow.push(c.clone());
+                self.overflow_ids.push(index);
+            }
             Location::Lane {
                 color,
                 class,
@@ -421,6 +455,39 @@ impl WideContacts {
         let inv_inertia = [turns[body_a].inv_inertia, turns[body_b].inv_inertia];
         let points = manifold.points.len();
         let location = self.place(bodies, (body_a, body_b), inv_inertia, points, round);
+        self.write_manifold(
+            location,
+            index,
+            bodies,
+            turns,
+            (body_a, body_b),
+            (center_a, center_b),
+            manifold,
+            (friction, restitution),
+            round,
+            warm,
+        )
+    }
+
+    /// Builds the constraint of `manifold` (see [`Self::push_manifold`],
+    /// whose checks the caller made: the indices fit `bodies` and
+    /// `turns`) into `location`, with id `id`: its lane, or the scalar
+    /// overflow.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn write_manifold(
+        &mut self,
+        location: Location,
+        id: u32,
+        bodies: &[SolverBody],
+        turns: &[BodyTurn],
+        (body_a, body_b): (usize, usize),
+        (center_a, center_b): (Vec2, Vec2),
+        manifold: &Manifold,
+        (friction, restitution): (Real, Real),
+        round: bool,
+        warm: impl Fn(FeatureId) -> (Real, Real),
+    ) -> Result<(), SolverError> {
         let Location::Lane {
             color,
             class,
@@ -441,8 +508,10 @@ impl WideContacts {
                 round,
                 warm,
             )?);
+            self.overflow_ids.push(id);
             return Ok(());
         };
+        let inv_inertia = [turns[body_a].inv_inertia, turns[body_b].inv_inertia];
         let (a, b) = (&bodies[body_a], &bodies[body_b]);
         let head = LaneHead {
             body_a,
@@ -455,6 +524,7 @@ impl WideContacts {
         };
         let (a, b) = ((a, inv_inertia[0]), (b, inv_inertia[1]));
         let (lane, batch) = (lane as usize, batch as usize);
+        let index = id;
         let color = &mut self.colors[color as usize];
         macro_rules! fill {
             ($batches:expr) => {{
@@ -659,7 +729,8 @@ impl WideContacts {
 
     /// Hands `f` the accumulated impulses of every point of every
     /// constraint as `(constraint, point, normal, tangent)`, the constraint
-    /// numbered in push order: batch by batch as they lie in memory, then
+    /// named by its id (its number in push order, or the id a kept
+    /// constraint was refreshed with): batch by batch as they lie in memory, then
     /// the overflow. A lane constraint also yields the points its class has
     /// room for beyond its own, with zeros. Each point comes once, so the
     /// order does not change what a caller writes; reading the batches in
@@ -694,14 +765,9 @@ impl WideContacts {
                 }
             }
         }
-        if self.overflow.is_empty() {
-            return;
-        }
-        for (index, location) in self.location.iter().enumerate() {
-            if let Location::Overflow(i) = *location {
-                for (k, p) in self.overflow[i as usize].points.iter().enumerate() {
-                    f(index, k, p.normal_impulse, p.tangent_impulse);
-                }
+        for (c, &id) in self.overflow.iter().zip(&self.overflow_ids) {
+            for (k, p) in c.points.iter().enumerate() {
+                f(id as usize, k, p.normal_impulse, p.tangent_impulse);
             }
         }
     }
@@ -736,13 +802,7 @@ impl WideContacts {
                 out.extend(batch.constraint.iter().filter(|&&i| i != u32::MAX));
             }
         }
-        out.extend(
-            self.location
-                .iter()
-                .enumerate()
-                .filter(|(_, l)| matches!(l, Location::Overflow(_)))
-                .map(|(i, _)| i as u32),
-        );
+        out.extend(&self.overflow_ids);
         out
     }
 

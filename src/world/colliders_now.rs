@@ -58,6 +58,17 @@ pub(crate) struct ColliderNow {
     version: u32,
     /// The body is awake (never set for static bodies).
     pub awake: bool,
+    /// The body is dynamic: it takes its contacts' solver colours.
+    pub dynamic: bool,
+}
+
+impl ColliderNow {
+    /// The slot of the body if it is dynamic: the side of a contact that
+    /// takes a solver colour (see `dynamics::wide_persistent`).
+    #[inline]
+    pub fn colored_side(&self) -> Option<u32> {
+        self.dynamic.then_some(self.body)
+    }
 }
 
 impl ColliderNow {
@@ -73,6 +84,7 @@ impl ColliderNow {
         restitution: 0.0,
         version: 0,
         awake: false,
+        dynamic: false,
     };
 }
 
@@ -261,6 +273,7 @@ impl ColliderTable {
             restitution: collider.material.restitution,
             version: key_version(key),
             awake: body.awake,
+            dynamic: body.kind == super::BodyKind::Dynamic,
         };
         // Slots are below the slot count, which the capacity bounds.
         if let Some(slot) = self.entries.get_mut(slot) {

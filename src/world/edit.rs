@@ -121,6 +121,9 @@ impl World {
     ) {
         let mut touched = Vec::new();
         let colliders = &self.colliders;
+        // The dropped pairs' colours are not given back one by one: the
+        // next step rebuilds them from the pairs left.
+        self.scratch.wide.forget_kept();
         self.contacts.retain(|key, pair| {
             let kept = keep(colliders, key);
             if !kept && pair.touching && !pair.sensor {

@@ -36,6 +36,7 @@ use super::clear_boxes::pair_is_clear;
 use super::handles::{ColliderHandle, ColliderKey};
 use super::pair_map::{NOT_QUIET, TREE_NOT_QUIET, Visit, is_quiet};
 use super::settings::SPECULATIVE_DISTANCE;
+use super::step::ContactPair;
 use super::{Collider, Event, World};
 use crate::query::contact::{apart_room, contact_circle_circle_into, contact_with_margin_into};
 use crate::shape::Shape;
@@ -43,9 +44,9 @@ use slotmap::SlotMap;
 
 impl World {
     /// Updates every pair's manifold, sends began / ended events, and builds
-    /// the step's contact constraints (`scratch.wide`, in pair order, with
-    /// each one's map index in `scratch.constraint_pairs`) on the solver
-    /// bodies `prepare_solver` made.
+    /// the step's contact constraints (`scratch.wide`, in pair order, each
+    /// named by its pair's map index, in the lane its pair's colour holds)
+    /// on the solver bodies `prepare_solver` made.
     #[inline(never)]
     pub(crate) fn update_contacts(&mut self) {
         let World {
@@ -78,7 +79,19 @@ impl World {
         }
         let mut touching_count = 0;
         let (solver_bodies, solver_turns) = (&scratch.solver_bodies, &scratch.solver_turns);
-        let (wide, constraint_pairs) = (&mut scratch.wide, &mut scratch.constraint_pairs);
+        let wide = &mut scratch.wide;
+        // Lanes that are not the pairs' (a fresh or restored world, pairs an
+        // edit dropped, or many lanes given back): the colours' bookkeeping
+        // again from every pair's colour (see `dynamics::wide_persistent`).
+        if wide.needs_rebuild() {
+            wide.rebuild_kept(contacts.iter_mut().map(|(key, pair)| {
+                let sides = table
+                    .get(key.0.key)
+                    .zip(table.get(key.1.key))
+                    .map(|(a, b)| [a.colored_side(), b.colored_side()]);
+                (&mut pair.color, sides)
+            }));
+        }
         // The ring pass of the islands needs no pair without an awake side
         // (see `islands.rs`); only a full pass does.
         let full_islands = !scratch.islands.rings_known;
@@ -90,8 +103,12 @@ impl World {
             |index, key, quiet, pair, impulses| {
                 // Stale colliders or bodies have no entry.
                 let (Some(a), Some(b)) = (table.get(key.0.key), table.get(key.1.key)) else {
+                    // A rebuild took the pair's colour back (gone colliders
+                    // come only with an edit, which rebuilds).
+                    wide.release(&mut pair.color, &mut pair.lane, [None, None]);
                     return Visit::Drop;
                 };
+                let sides = [a.colored_side(), b.colored_side()];
                 // `awake` is never set on static bodies.
                 if !a.awake && !b.awake {
                     if full_islands && pair.touching && !pair.sensor {
@@ -100,6 +117,7 @@ impl World {
                     }
                     // Neither body is simulated: no constraint, and nothing
                     // changes until one of them wakes or the world is edited.
+                    wide.release(&mut pair.color, &mut pair.lane, sides);
                     return Visit::Rest;
                 }
                 let overlap = match (&a.fat, &b.fat) {
@@ -111,6 +129,7 @@ impl World {
                     if !is_quiet(*quiet) && pair.touching {
                         events.push(ended_event(key, pair.sensor, colliders));
                     }
+                    wide.release(&mut pair.color, &mut pair.lane, sides);
                     return Visit::Drop;
                 }
                 let stamp = a.motion + b.motion;
@@ -228,54 +247,66 @@ impl World {
                 }
                 // The pair's constraint, while its box is in cache: solid, with
                 // a manifold, and some body simulated.
-                if let Some(manifold) = pair.manifold.as_ref()
-                    && !pair.sensor
-                    && (a.solver_index != 0 || b.solver_index != 0)
-                {
-                    let old = &*impulses;
-                    // Round: each side a circle centred on its body's
-                    // centre of mass, or a body the step does not move.
-                    // Written out for both sides: `all` over the pair was
-                    // left out of line, a call per constraint.
-                    let round_side = |side: &super::colliders_now::ColliderNow| {
-                        side.solver_index == 0
-                            || side.circle.is_some_and(|(center, _)| center == side.center)
-                    };
-                    let round = round_side(a) && round_side(b);
-                    let pushed = wide.push_manifold(
-                        solver_bodies,
-                        solver_turns,
-                        a.solver_index as usize,
-                        b.solver_index as usize,
-                        a.center,
-                        b.center,
-                        manifold,
+                let ContactPair {
+                    manifold,
+                    sensor,
+                    color,
+                    lane,
+                    ..
+                } = &mut **pair;
+                let Some(manifold) = manifold
+                    .as_ref()
+                    .filter(|_| !*sensor && (a.solver_index != 0 || b.solver_index != 0))
+                else {
+                    wide.release(color, lane, sides);
+                    return Visit::Keep;
+                };
+                let old = &*impulses;
+                // Round: each side a circle centred on its body's
+                // centre of mass, or a body the step does not move.
+                // Written out for both sides: `all` over the pair was
+                // left out of line, a call per constraint.
+                let round_side = |side: &super::colliders_now::ColliderNow| {
+                    side.solver_index == 0
+                        || side.circle.is_some_and(|(center, _)| center == side.center)
+                };
+                let round = round_side(a) && round_side(b);
+                let refreshed = wide.refresh_manifold(
+                    index as u32,
+                    (color, lane),
+                    solver_bodies,
+                    solver_turns,
+                    (a.solver_index as usize, b.solver_index as usize),
+                    sides,
+                    (a.center, b.center),
+                    manifold,
+                    (
                         (a.friction * b.friction).sqrt(),
                         a.restitution.max(b.restitution),
-                        round,
-                        |id| {
-                            old.iter()
-                                .find(|(stored, _, _)| *stored == id)
-                                .map_or((0.0, 0.0), |&(_, n, t)| (n, t))
-                        },
-                    );
-                    // The solver indices come from this step's table, so they
-                    // are in range; a refused pair would get no constraint and
-                    // keep no impulses.
-                    if pushed.is_err() {
-                        impulses.clear();
-                        return Visit::Keep;
+                    ),
+                    round,
+                    |id| {
+                        old.iter()
+                            .find(|(stored, _, _)| *stored == id)
+                            .map_or((0.0, 0.0), |&(_, n, t)| (n, t))
+                    },
+                );
+                // The solver indices come from this step's table, so they
+                // are in range; a refused pair would get no constraint and
+                // keep no impulses.
+                if refreshed.is_err() {
+                    wide.release(color, lane, sides);
+                    impulses.clear();
+                    return Visit::Keep;
+                }
+                // The new points' ids; the solver fills in their impulses.
+                if impulses.len() == manifold.points.len() {
+                    for (stored, p) in impulses.iter_mut().zip(&manifold.points) {
+                        *stored = (p.id, 0.0, 0.0);
                     }
-                    // The new points' ids; the solver fills in their impulses.
-                    if impulses.len() == manifold.points.len() {
-                        for (stored, p) in impulses.iter_mut().zip(&manifold.points) {
-                            *stored = (p.id, 0.0, 0.0);
-                        }
-                    } else {
-                        impulses.clear();
-                        impulses.extend(manifold.points.iter().map(|p| (p.id, 0.0, 0.0)));
-                    }
-                    constraint_pairs.push(index as u32);
+                } else {
+                    impulses.clear();
+                    impulses.extend(manifold.points.iter().map(|p| (p.id, 0.0, 0.0)));
                 }
                 Visit::Keep
             },
@@ -285,6 +316,7 @@ impl World {
             },
         );
         scratch.touching_count = touching_count;
+        scratch.wide.end_kept();
     }
 }
 

@@ -1,6 +1,8 @@
 //! Tests of the narrowphase's passing over pairs: a world that passes over
 //! its sleeping pairs, and its quiet ones, steps exactly as a copy that
-//! visits every pair.
+//! visits every pair; and a world that keeps its contacts' solver colours
+//! and lanes from step to step steps exactly as one that rebuilds them at
+//! every step, no two contacts of a colour sharing a dynamic body.
 
 use crate::math::{Pose, Real, vec2};
 use crate::shape::{Circle, TreeBuilder};
@@ -62,7 +64,7 @@ fn pairs_at_rest_are_passed_over_with_the_same_results_as_a_visit() {
                 .apply_impulse(bodies[30], vec2(1.0, 0.0), vec2(0.0, 0.0))
                 .unwrap(),
             // A static body moved under sleepers, and a sleeper removed.
-            500 => {
+            650 => {
                 let pose = world.body(ramp).unwrap().pose();
                 let moved = Pose::new(pose.translation + vec2(0.05, -0.02), 0.0);
                 world.set_pose(ramp, moved).unwrap();
@@ -144,4 +146,78 @@ fn quiet_disc_pairs_are_passed_over_with_the_same_results_as_a_visit() {
         quiet_steps += usize::from(quiet > 0);
     }
     assert!(quiet_steps > 300, "{quiet_steps} steps with quiet pairs");
+}
+
+/// The contacts holding each solver colour share no dynamic body.
+fn assert_colors_share_no_dynamic_body(world: &World, step: usize) {
+    let mut held = std::collections::BTreeSet::new();
+    for ((a, b), pair) in world.contacts.iter() {
+        if pair.color == crate::dynamics::NO_COLOR {
+            continue;
+        }
+        assert!(!pair.sensor, "step {step}: a sensor holds a colour");
+        for collider in [a, b] {
+            let body = world.colliders[collider.key].body;
+            if world.bodies[body.key].kind == crate::world::BodyKind::Dynamic {
+                assert!(
+                    held.insert((pair.color, body.key)),
+                    "step {step}: two contacts of colour {} share a body",
+                    pair.color
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn kept_solver_colours_step_as_colours_rebuilt_at_every_step() {
+    // Contacts begin, end, fall asleep, wake and change point counts: a
+    // mixed pile falling and settling, woken by a ball dropped on it, with
+    // a body removed while it is awake.
+    let (mut world, bodies) = mixed_pile(WorldSettings::default(), 120).unwrap();
+    let mut rebuilt = world.clone();
+    let (mut colored, mut kept_lanes) = (0, 0);
+    for step in 0..900 {
+        match step {
+            450 => {
+                let ball = world
+                    .add_body(BodyDef::dynamic(Pose::from_translation(vec2(0.2, 25.0))))
+                    .unwrap();
+                let disc = Circle::new(vec2(0.0, 0.0), 0.6).unwrap();
+                world.add_collider(ball, ColliderDef::new(disc)).unwrap();
+                let copy = rebuilt
+                    .add_body(BodyDef::dynamic(Pose::from_translation(vec2(0.2, 25.0))))
+                    .unwrap();
+                rebuilt.add_collider(copy, ColliderDef::new(disc)).unwrap();
+            }
+            650 => {
+                world.remove_body(bodies[40]).unwrap();
+                rebuilt.remove_body(bodies[40]).unwrap();
+            }
+            _ => {}
+        }
+        // The copy forgets where its constraints live before every step.
+        rebuilt.scratch.wide.forget_kept();
+        let lanes_before = world.scratch.wide.needs_rebuild();
+        world.step(DT).unwrap();
+        rebuilt.step(DT).unwrap();
+        assert_eq!(world.state_hash(), rebuilt.state_hash(), "step {step}");
+        assert_eq!(world.events(), rebuilt.events(), "step {step}");
+        assert!(
+            world.contacts.iter().eq(rebuilt.contacts.iter()),
+            "step {step}: the pairs (and their colours) differ"
+        );
+        assert_colors_share_no_dynamic_body(&world, step);
+        let holding = world
+            .contacts
+            .values()
+            .filter(|pair| pair.color != crate::dynamics::NO_COLOR)
+            .count();
+        colored += usize::from(holding > 0);
+        kept_lanes += usize::from(holding > 0 && !lanes_before);
+    }
+    // The pile settles and sleeps by step 350; the ball reaches it near
+    // step 600 and wakes it until about step 700.
+    assert!(colored > 380, "{colored} steps with coloured contacts");
+    assert!(kept_lanes > 360, "{kept_lanes} steps that kept their lanes");
 }

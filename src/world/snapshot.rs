@@ -129,10 +129,19 @@ impl World {
                 return Err(WorldError::UnsupportedShape("line"));
             }
         }
-        for ((a, b), _, impulses) in self.contacts.iter_with_impulses() {
+        for ((a, b), pair, impulses) in self.contacts.iter_with_impulses() {
             if !(self.colliders.contains_key(a.key) && self.colliders.contains_key(b.key)) || a >= b
             {
                 return Err(WorldError::StaleCollider);
+            }
+            if pair.color != crate::dynamics::NO_COLOR
+                && usize::from(pair.color) >= crate::dynamics::COLORS
+            {
+                return Err(WorldError::OutOfRange {
+                    field: "contact colour",
+                    expected: "below 32, or none (255)",
+                    value: f32::from(pair.color),
+                });
             }
             if impulses
                 .iter()

@@ -23,7 +23,9 @@
 use super::handles::{BodyKey, ProjectileKey};
 use super::sweep::Sweep;
 use super::{Body, BodyKind, World, WorldError};
-use crate::dynamics::{BodyTurn, ContactSoftness, SolverBody, integrate_positions};
+use crate::dynamics::{
+    BodyTurn, ContactSoftness, LaneRef, NO_COLOR, SolverBody, integrate_positions,
+};
 use crate::math::{Real, Rot2, Vec2};
 use crate::query::tree::{LeafContact, TreePairCache};
 use crate::query::{FeatureId, Manifold};
@@ -44,6 +46,15 @@ pub(crate) struct ContactPair {
     pub touching: bool,
     /// One of the two is a sensor: report overlap, never push.
     pub sensor: bool,
+    /// The solver colour the pair's constraint holds from step to step
+    /// (`NO_COLOR`: none; see `dynamics::wide_persistent`). State: it
+    /// decides the order the solver meets the constraint in.
+    #[cfg_attr(feature = "serde", serde(default = "no_color"))]
+    pub color: u8,
+    /// Where the constraint lives in the solver's lanes: a cache, not
+    /// state (a copy names none).
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub lane: LaneRef,
     /// For two circle trees: the leaf pairs that may touch, reused while the
     /// trees move little. Not state: the answers are those of a fresh
     /// descent, so snapshots skip it and equality ignores it. Out of line
@@ -58,7 +69,14 @@ impl PartialEq for ContactPair {
         self.manifold == other.manifold
             && self.touching == other.touching
             && self.sensor == other.sensor
+            && self.color == other.color
     }
+}
+
+/// The colour of a pair read from a snapshot written without colours.
+#[cfg(feature = "serde")]
+fn no_color() -> u8 {
+    NO_COLOR
 }
 
 impl ContactPair {
@@ -68,6 +86,8 @@ impl ContactPair {
             manifold: None,
             touching: false,
             sensor,
+            color: NO_COLOR,
+            lane: LaneRef::NONE,
             tree_cache: None,
         }
     }
@@ -77,6 +97,8 @@ impl ContactPair {
         self.manifold = None;
         self.touching = false;
         self.sensor = sensor;
+        self.color = NO_COLOR;
+        self.lane = LaneRef::NONE;
         // The box may have served another pair: its candidates are not ours.
         if let Some(cache) = &mut self.tree_cache {
             cache.clear();
@@ -111,9 +133,6 @@ pub(crate) struct Scratch {
     pub solver_turns: Vec<BodyTurn>,
     /// Parallel to `solver_bodies`: how each simulated body moved.
     pub sweeps: Vec<Sweep>,
-    /// Parallel to the constraints pushed this step: the index of each
-    /// one's pair in the map.
-    pub constraint_pairs: Vec<u32>,
     /// Parallel to the dynamic solver bodies: their velocity change per
     /// substep from gravity and applied forces, and their damping divisors.
     pub kicks: Vec<Kick>,
@@ -281,10 +300,9 @@ impl World {
         }
         scratch.all_dynamic_awake = reset_timers && all_dynamic_awake;
         let softness = ContactSoftness::new(&self.settings.contact, h);
-        scratch.constraint_pairs.clear();
         scratch
             .wide
-            .begin(solver_bodies, &self.settings.contact, softness);
+            .begin_kept(self.bodies.capacity() + 1, &self.settings.contact, softness);
     }
 
     /// The solver part of the step: substeps over the constraints the
@@ -295,7 +313,6 @@ impl World {
         let mut solver_bodies = std::mem::take(&mut self.scratch.solver_bodies);
         let mut solver_turns = std::mem::take(&mut self.scratch.solver_turns);
         let mut sweeps = std::mem::take(&mut self.scratch.sweeps);
-        let constraint_pairs = std::mem::take(&mut self.scratch.constraint_pairs);
         let kicks = std::mem::take(&mut self.scratch.kicks);
         let substeps = self.settings.substeps.max(1);
         let h = dt / substeps as Real;
@@ -326,14 +343,14 @@ impl World {
         wide.restitution(&mut solver_bodies);
 
         // Each constraint's impulses back to its pair, for warm starting:
-        // the narrowphase left the points' ids in place, in pair order.
-        // The batches are read in order and the pairs' impulses (smaller,
-        // and mostly in cache) written where they fall.
+        // the narrowphase left the points' ids in place and named each
+        // constraint by its pair's index in the map. The batches are read
+        // in order and the pairs' impulses (smaller, and mostly in cache)
+        // written where they fall.
         let contacts = &mut self.contacts;
-        wide.each_impulse(|constraint, k, n, t| {
-            let point = constraint_pairs
-                .get(constraint)
-                .and_then(|&index| contacts.impulses_at_mut(index as usize))
+        wide.each_impulse(|pair, k, n, t| {
+            let point = contacts
+                .impulses_at_mut(pair)
                 .and_then(|impulses| impulses.get_mut(k));
             if let Some((_, normal, tangent)) = point {
                 (*normal, *tangent) = (n, t);
@@ -400,7 +417,6 @@ impl World {
         self.scratch.solver_bodies = solver_bodies;
         self.scratch.solver_turns = solver_turns;
         self.scratch.sweeps = sweeps;
-        self.scratch.constraint_pairs = constraint_pairs;
         self.scratch.kicks = kicks;
         self.scratch.wide = wide;
     }

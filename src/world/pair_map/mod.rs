@@ -266,6 +266,13 @@ impl PairMap {
             .filter_map(|((key, pair), impulses)| pair.as_deref().map(|pair| (key, pair, impulses)))
     }
 
+    /// Pairs in key order, their states to change in place.
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = (&PairKey, &mut ContactPair)> {
+        self.slots
+            .iter_mut()
+            .filter_map(|(key, pair)| pair.as_deref_mut().map(|pair| (&*key, pair)))
+    }
+
     /// The pairs' states in key order.
     pub fn values(&self) -> impl Iterator<Item = &ContactPair> {
         self.slots.iter().filter_map(|(_, pair)| pair.as_deref())
