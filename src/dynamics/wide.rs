@@ -1,22 +1,25 @@
 //! The contact solver in lanes: constraints that share no movable body are
-//! solved side by side, [`LANES`] at a time, in plain arrays the compiler
-//! turns into SIMD instructions.
+//! solved side by side, [`LANES`] at a time: in SSE registers on x86-64,
+//! elsewhere in plain arrays the compiler may vectorize.
 //!
-//! Each step the constraints are coloured greedily in their given order: a
-//! constraint takes a colour in which no other constraint writes one of
-//! its bodies or reads a body it writes (a side with no inverse mass nor
-//! inertia is only read: static and kinematic bodies, which no constraint
-//! writes, never conflict): the lowest such colour, or for some body pairs
-//! the second or third lowest already open, so that the order of the
-//! colours does not follow the order the constraints come in (see
-//! `spread_color`). Within a colour no constraint reads or writes a body
-//! another one writes, so they can be solved in any order, and at once.
-//! A colour's constraints are packed by point count (1, 2, or up to 4;
-//! round constraints, see `round.rs`, in batches of their own) into
-//! batches of [`LANES`], as they come: the step builds each constraint
-//! straight into its lane from the manifold
-//! ([`WideContacts::push_manifold`]), with no intermediate constraint
-//! list. The rare constraint that finds no free colour among
+//! Constraints are coloured greedily: a constraint takes a colour in which
+//! no other constraint writes one of its bodies or reads a body it writes
+//! (a side with no inverse mass nor inertia is only read: static and
+//! kinematic bodies, which no constraint writes, never conflict): the
+//! lowest such colour, or for some body pairs the second or third lowest
+//! already open, so that the order of the colours does not follow the
+//! order the constraints come in (see `spread_color`). Within a colour no
+//! constraint reads or writes a body another one writes, so they can be
+//! solved in any order, and at once. A colour's constraints are packed by
+//! point count (1, 2, or up to 4; round constraints, see `round.rs`, in
+//! batches of their own) into batches of [`LANES`]. Two ways in: the
+//! world's contacts keep their colour and lane from step to step and
+//! refresh their constraint in place (`wide_persistent.rs`,
+//! [`WideContacts::refresh_manifold`]); a list of constraints is coloured
+//! afresh in its given order ([`WideContacts::prepare`],
+//! [`WideContacts::push_manifold`]). Either way each constraint is built
+//! straight into its lane from its manifold, with no intermediate
+//! constraint list. The rare constraint that finds no free colour among
 //! [`COLORS`] is kept whole and solved by the scalar code after the colours.
 //! The passes work through a batch four lanes at a time, one SSE register
 //! a value (`quad.rs`, `wide_quad.rs`); a batch of two or four points
@@ -30,7 +33,8 @@
 //!   mass nor inertia and are never written back, so neither changes
 //!   anything);
 //! - the colouring and the batches depend only on the constraints, their
-//!   order and their bodies' indices, so the step stays deterministic;
+//!   order, their bodies' indices and (kept colours) the colours the
+//!   contacts already hold, so the step stays deterministic;
 //! - bodies that cannot move (inverse mass and inertia 0) are never written;
 //! - every body index a lane of this step names is at most `largest` (an
 //!   empty lane names body 0): a pass over bodies that `largest` fits

@@ -243,6 +243,7 @@ impl WideContacts {
     /// or `turns`; nothing is added then, and the contact keeps what it
     /// held (the caller releases it).
     #[allow(clippy::too_many_arguments)]
+    #[inline]
     pub fn refresh_manifold(
         &mut self,
         id: u32,
