@@ -9,7 +9,9 @@
 //! - snapshot at step 100, restore, continue: identical hash at step 200;
 //! - bad input (NaN in setters, zero density, removed or foreign handles) is
 //!   a typed error and leaves the world unchanged; no NaN after any step;
-//! - rescaling a body at run time rescales its mass by s².
+//! - rescaling a body at run time rescales its mass by s²;
+//! - damping divides a damped body's velocity and spin by `1 + h·damping`
+//!   every substep, bit for bit, and leaves an undamped one's exactly as is.
 
 use circlet::math::{Pose, vec2};
 use circlet::shape::{Aabb, Circle, CircleTree, ConvexPolygon, Shape};
@@ -219,5 +221,59 @@ fn rescaling_at_run_time_rescales_mass() {
     assert!(
         (inertia - 16.0 / 6.0).abs() < 1e-3,
         "I = m (w² + h²) / 12 = 4 · 8 / 12, got {inertia}"
+    );
+}
+
+/// Two free bodies without gravity: one damped (linear and angular), one
+/// not. Each substep divides the damped one's velocity by `1 + h·d` (the
+/// same f32 operations, so bit for bit); the other keeps its velocity and
+/// spin exactly.
+#[test]
+fn damping_divides_each_substep_and_spares_undamped_bodies() {
+    let settings = WorldSettings {
+        gravity: vec2(0.0, 0.0),
+        sleeping: false,
+        ..WorldSettings::default()
+    };
+    let substeps = settings.substeps;
+    let mut world = World::new(settings).unwrap();
+    let mut add = |x: f32, linear_damping: f32, angular_damping: f32| {
+        let body = world
+            .add_body(BodyDef {
+                linear_velocity: vec2(3.0, -1.5),
+                angular_velocity: 2.0,
+                linear_damping,
+                angular_damping,
+                ..BodyDef::dynamic(Pose::from_translation(vec2(x, 0.0)))
+            })
+            .unwrap();
+        world
+            .add_collider(
+                body,
+                ColliderDef::new(Circle::new(vec2(0.0, 0.0), 0.5).unwrap()),
+            )
+            .unwrap();
+        body
+    };
+    let damped = add(0.0, 0.5, 0.8);
+    let free = add(100.0, 0.0, 0.0);
+    let h = DT / substeps as f32;
+    let (mut v, mut w) = (vec2(3.0f32, -1.5), 2.0f32);
+    for _ in 0..10 {
+        world.step(DT).unwrap();
+        for _ in 0..substeps {
+            v /= 1.0 + h * 0.5;
+            w /= 1.0 + h * 0.8;
+        }
+        let d = world.body(damped).unwrap();
+        assert_eq!(d.linear_velocity(), v);
+        assert_eq!(d.angular_velocity(), w);
+        let f = world.body(free).unwrap();
+        assert_eq!(f.linear_velocity(), vec2(3.0, -1.5));
+        assert_eq!(f.angular_velocity(), 2.0);
+    }
+    assert!(
+        v.norm() < 3.3 && w < 1.9,
+        "the damped body slowed: {v:?} {w}"
     );
 }
