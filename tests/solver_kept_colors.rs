@@ -17,8 +17,11 @@ use circlet::dynamics::{
     WideContacts, apply_restitution, solve_constraint, warm_start_constraint,
 };
 use circlet::math::{Rot2, Vec2};
-use circlet::query::{ContactPoint, FeatureId, Manifold};
+use circlet::query::Manifold;
 use proptest::prelude::*;
+
+mod solver_support;
+use solver_support::{body_bits, manifold, warm};
 
 const INV_H: f32 = 240.0;
 
@@ -82,50 +85,14 @@ fn case() -> impl Strategy<Value = (Vec<Seed>, Vec<Contact>, Vec<bool>)> {
     })
 }
 
-fn manifold((angle, points, _): &Shape) -> Manifold {
-    Manifold {
-        normal: Vec2::new(angle.cos(), angle.sin()),
-        points: points
-            .iter()
-            .enumerate()
-            .map(|(i, q)| ContactPoint {
-                point: Vec2::new(q[0], q[1]),
-                depth: q[2] * 0.05,
-                id: FeatureId(i as u32 + 1),
-                part_a: None,
-                part_b: None,
-            })
-            .collect(),
-    }
-}
-
-fn warm(id: FeatureId) -> (f32, f32) {
-    (id.0 as f32 * 0.25, id.0 as f32 * -0.125)
+/// The manifold of a step's shape.
+fn manifold_of((angle, points, _): &Shape) -> Manifold {
+    manifold(*angle, points)
 }
 
 /// The colour-taking side of body `i`: its index, if it can move.
 fn side(bodies: &[SolverBody], turns: &[BodyTurn], i: usize) -> Option<u32> {
     (bodies[i].inv_mass != 0.0 || turns[i].inv_inertia != 0.0).then_some(i as u32)
-}
-
-fn bits(bodies: &[SolverBody]) -> Vec<[u32; 8]> {
-    bodies
-        .iter()
-        .map(|b| {
-            let q = b.delta_rotation.complex();
-            [
-                b.linear_velocity.x,
-                b.linear_velocity.y,
-                b.angular_velocity,
-                b.inv_mass,
-                b.delta_position.x,
-                b.delta_position.y,
-                q.re,
-                q.im,
-            ]
-            .map(f32::to_bits)
-        })
-        .collect()
 }
 
 /// Runs the steps of `contacts` in `wide`, forgetting the lanes before the
@@ -167,7 +134,7 @@ fn run(
                 wide.release(color, lane, sides);
                 continue;
             };
-            let m = manifold(shape);
+            let m = manifold_of(shape);
             let centres = (Vec2::new(0.1, -0.2), Vec2::new(-0.3, 0.4));
             wide.refresh_manifold(
                 id as u32,
@@ -245,7 +212,12 @@ fn run(
         for c in &mut scalar {
             apply_restitution(&mut scalar_bodies, std::slice::from_mut(c), &settings);
         }
-        prop_assert_eq!(bits(&lane_bodies), bits(&scalar_bodies), "step {}", step);
+        prop_assert_eq!(
+            body_bits(&lane_bodies),
+            body_bits(&scalar_bodies),
+            "step {}",
+            step
+        );
         colours.push(held.iter().map(|(color, _)| *color).collect());
     }
     Ok(colours)
@@ -300,7 +272,7 @@ fn a_copy_of_a_lane_reference_names_no_lane() {
     wide.begin_kept(2, &settings, ContactSoftness::new(&settings, 1.0 / INV_H));
     wide.rebuild_kept(std::iter::empty());
     let (mut color, mut lane) = (NO_COLOR, LaneRef::NONE);
-    let m = manifold(&(0.3, vec![[0.0, 0.0, 1.0]], true));
+    let m = manifold(0.3, &[[0.0, 0.0, 1.0]]);
     wide.refresh_manifold(
         0,
         (&mut color, &mut lane),

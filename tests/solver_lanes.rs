@@ -23,8 +23,11 @@ use circlet::dynamics::{
     WideContacts, apply_restitution, solve_constraint, warm_start_constraint,
 };
 use circlet::math::{Rot2, Vec2};
-use circlet::query::{ContactPoint, FeatureId, Manifold};
+use circlet::query::{FeatureId, Manifold};
 use proptest::prelude::*;
+
+mod solver_support;
+use solver_support::{body_bits, manifold, warm};
 
 /// A solver body and its turn (inverse inertia, accumulated angle).
 fn body(seed: &[f32; 8], kind: u8) -> (SolverBody, BodyTurn) {
@@ -379,28 +382,6 @@ fn lanes_match_the_scalar_solver_on(
     Ok(())
 }
 
-/// Every value of every body as bits (a float comparison would take -0
-/// for +0).
-fn body_bits(bodies: &[SolverBody]) -> Vec<[u32; 8]> {
-    bodies
-        .iter()
-        .map(|b| {
-            let c = b.delta_rotation.complex();
-            [
-                b.linear_velocity.x,
-                b.linear_velocity.y,
-                b.angular_velocity,
-                b.inv_mass,
-                b.delta_position.x,
-                b.delta_position.y,
-                c.re,
-                c.im,
-            ]
-            .map(f32::to_bits)
-        })
-        .collect()
-}
-
 /// The bodies, then every constraint point's impulses (normal, tangent,
 /// largest normal) as bits, after a warm start, a biased and a relaxing
 /// pass and restitution over `constraints` packed into `wide`.
@@ -530,28 +511,9 @@ fn a_ball_pile_needs_few_colours_and_no_overflow() {
 
 type ManifoldSpec = (usize, usize, f32, Vec<[f32; 3]>, [f32; 4], f32, bool);
 
-/// The manifold a spec draws: its normal angle, and per point (x, y, depth
-/// in units of 5 cm), numbered from 1.
+/// The manifold a spec draws (see [`manifold`]).
 fn manifold_of((_, _, angle, points, _, _, _): &ManifoldSpec) -> Manifold {
-    Manifold {
-        normal: Vec2::new(angle.cos(), angle.sin()),
-        points: points
-            .iter()
-            .enumerate()
-            .map(|(i, q)| ContactPoint {
-                point: Vec2::new(q[0], q[1]),
-                depth: q[2] * 0.05,
-                id: FeatureId(i as u32 + 1),
-                part_a: None,
-                part_b: None,
-            })
-            .collect(),
-    }
-}
-
-/// Warm-start impulses (normal, tangent) by feature id.
-fn warm(id: FeatureId) -> (f32, f32) {
-    (id.0 as f32 * 0.25, id.0 as f32 * -0.125)
+    manifold(*angle, points)
 }
 
 fn manifold_case() -> impl Strategy<Value = (Vec<([f32; 8], u8)>, Vec<ManifoldSpec>)> {

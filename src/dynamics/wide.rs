@@ -374,17 +374,10 @@ impl WideContacts {
                     }
                 }
             }
-            if self.colors.len() <= color {
-                self.colors.resize_with(color + 1, || {
-                    let mut fresh = ColorBatches::default();
-                    fresh.clear();
-                    fresh
-                });
-            }
-            self.used_colors = self.used_colors.max(color + 1);
-            self.largest = self.largest.max(lane_index(a)).max(lane_index(b));
+            let batches = self.open_color(color);
             let class = point_class(points, round);
-            let (batch, lane) = self.colors[color].reserve(class);
+            let (batch, lane) = batches.reserve(class);
+            self.largest = self.largest.max(lane_index(a)).max(lane_index(b));
             Location::Lane {
                 color: color as u8,
                 class: class as u8,
@@ -428,6 +421,20 @@ impl WideContacts {
                 }
             }
         }
+    }
+
+    /// The batches of colour `color`, made (empty) if it is new, and the
+    /// colour counted among those the passes visit.
+    fn open_color(&mut self, color: usize) -> &mut ColorBatches {
+        if self.colors.len() <= color {
+            self.colors.resize_with(color + 1, || {
+                let mut fresh = ColorBatches::default();
+                fresh.clear();
+                fresh
+            });
+        }
+        self.used_colors = self.used_colors.max(color + 1);
+        &mut self.colors[color]
     }
 
     /// Adds the constraint of `manifold` between bodies `body_a` and
@@ -528,12 +535,11 @@ impl WideContacts {
         };
         let (a, b) = ((a, inv_inertia[0]), (b, inv_inertia[1]));
         let (lane, batch) = (lane as usize, batch as usize);
-        let index = id;
         let color = &mut self.colors[color as usize];
         macro_rules! fill {
             ($batches:expr) => {{
                 let target = &mut $batches[batch];
-                target.pack_head(lane, index, &head);
+                target.pack_head(lane, id, &head);
                 for (k, p) in manifold.points.iter().enumerate() {
                     let point = ConstraintPoint::new(
                         a,
@@ -564,7 +570,7 @@ impl WideContacts {
                         p,
                         warm(p.id),
                     );
-                    color.round[batch].pack(lane, index, &head, &point);
+                    color.round[batch].pack(lane, id, &head, &point);
                 }
             }
         }

@@ -44,8 +44,8 @@
 //!   and their bodies, so the step stays deterministic.
 
 use super::{
-    COLORS, ColorBatches, LANES, Location, SolverBody, SolverError, WideContacts, lane_index,
-    point_class, spread_color,
+    COLORS, LANES, Location, SolverBody, SolverError, WideContacts, lane_index, point_class,
+    spread_color,
 };
 use crate::dynamics::contact_solver::{BodyTurn, ContactSettings, ContactSoftness};
 use crate::dynamics::error::check_bodies;
@@ -321,19 +321,12 @@ impl WideContacts {
             };
         }
         self.give_back(lane);
-        if self.colors.len() <= c {
-            self.colors.resize_with(c + 1, || {
-                let mut fresh = ColorBatches::default();
-                fresh.clear();
-                fresh
-            });
-        }
-        self.used_colors = self.used_colors.max(c + 1);
-        let batches = &mut self.colors[c];
-        if !batches.free[class].is_empty() {
+        let batches = self.open_color(c);
+        let reused = !batches.free[class].is_empty();
+        let (batch, taken) = batches.reserve(class);
+        if reused {
             self.kept.spare -= 1;
         }
-        let (batch, taken) = batches.reserve(class);
         self.kept.live += 1;
         *lane = LaneRef {
             generation,
