@@ -71,26 +71,34 @@ pub(crate) fn reach(points: &[DVec], c: DVec) -> f64 {
         .sqrt()
 }
 
-fn evaluate(region: &Region, points: &[DVec], center: DVec) -> FittedDisc {
+/// The disc about `center` holding `points`, and `sd(center)`.
+fn evaluate(region: &Region, points: &[DVec], center: DVec) -> (FittedDisc, f64) {
+    disc(points, center, region.sd(center))
+}
+
+/// The disc about `center` holding `points`, given `sd(center)`; and that.
+fn disc(points: &[DVec], center: DVec, sd: f64) -> (FittedDisc, f64) {
     let radius = reach(points, center);
-    FittedDisc {
+    let disc = FittedDisc {
         center,
         radius,
-        overhang: radius + region.sd(center),
-    }
+        overhang: radius + sd,
+    };
+    (disc, sd)
 }
 
 /// The disc of (locally) least overhang bound holding `points`, moving the
 /// centre by an expanding / contracting compass search (see [`Search`]).
 pub(crate) fn fit_disc(region: &Region, points: &[DVec], search: Search) -> FittedDisc {
     let enclosing = enclosing_points(points);
-    let mut best = evaluate(region, points, enclosing.center);
+    // The best disc so far, and the signed distance at its centre.
+    let (mut best, mut depth) = evaluate(region, points, enclosing.center);
     let floor = (enclosing.radius * search.step_floor).max(region.size() * 1e-9);
     let mut step = (enclosing.radius * 0.5).max(floor * 2.0);
     if let Some((start, first_step)) = search.start {
-        let warm = evaluate(region, points, start);
+        let (warm, warm_depth) = evaluate(region, points, start);
         if warm.overhang < best.overhang {
-            best = warm;
+            (best, depth) = (warm, warm_depth);
             step = first_step.max(floor * 2.0);
         }
     }
@@ -105,20 +113,25 @@ pub(crate) fn fit_disc(region: &Region, points: &[DVec], search: Search) -> Fitt
         DVec::new(diagonal, -diagonal),
         DVec::new(-diagonal, -diagonal),
     ];
+    let mut near = Vec::new();
     for _ in 0..MAX_ITERATIONS {
         if step < floor || best.overhang <= search.good_enough {
             break;
         }
-        let mut improved: Option<FittedDisc> = None;
-        for direction in directions {
-            let trial = evaluate(region, points, best.center + direction * step);
-            if trial.overhang < improved.map_or(best.overhang, |d| d.overhang) {
+        let trials = directions.map(|direction| best.center + direction * step);
+        // The directions are unit vectors to rounding: every trial is
+        // within `step` of the centre, give or take a few ulps.
+        let depths = region.sd_around(best.center, depth, step * (1.0 + 1e-12), &trials, &mut near);
+        let mut improved: Option<(FittedDisc, f64)> = None;
+        for (center, sd) in trials.into_iter().zip(depths) {
+            let trial = disc(points, center, sd);
+            if trial.0.overhang < improved.map_or(best.overhang, |(d, _)| d.overhang) {
                 improved = Some(trial);
             }
         }
         match improved {
             Some(better) => {
-                best = better;
+                (best, depth) = better;
                 step *= 2.0;
             }
             None => step *= 0.5,

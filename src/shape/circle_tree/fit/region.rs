@@ -50,6 +50,12 @@ pub(crate) struct Region {
 
 /// Distance from `p` to the segment `a`–`b`.
 pub(crate) fn segment_distance(p: DVec, a: DVec, b: DVec) -> f64 {
+    segment_distance_squared(p, a, b).sqrt()
+}
+
+/// Squared distance from `p` to the segment `a`–`b`: the square root of
+/// this is [`segment_distance`] to the bit (it is taken last).
+fn segment_distance_squared(p: DVec, a: DVec, b: DVec) -> f64 {
     let edge = b - a;
     let length2 = edge.norm_squared();
     // Closest point a + t·edge with t = clamp(dot(p − a, edge) / |edge|², 0, 1).
@@ -58,7 +64,23 @@ pub(crate) fn segment_distance(p: DVec, a: DVec, b: DVec) -> f64 {
     } else {
         0.0
     };
-    (p - (a + edge * t)).norm()
+    (p - (a + edge * t)).norm_squared()
+}
+
+/// The number of leading indices of `0..len` for which `holds` is true
+/// (`holds` true then false, as for `partition_point`), searched from
+/// `guess` (any number; the closer to the answer the fewer steps, and a
+/// guess off by at most one costs two).
+fn partition_near(len: usize, guess: f64, holds: impl Fn(usize) -> bool) -> usize {
+    // A float-to-integer cast saturates and sends NaN to 0.
+    let mut at = ((guess.floor() + 1.0) as usize).min(len);
+    while at < len && holds(at) {
+        at += 1;
+    }
+    while at > 0 && !holds(at - 1) {
+        at -= 1;
+    }
+    at
 }
 
 impl Region {
@@ -126,9 +148,19 @@ impl Region {
                 columns,
                 rows,
             } => {
-                // The pixel whose closed square holds p (edges are sorted).
-                let col = columns.partition_point(|&x| x <= p.x);
-                let row = rows.partition_point(|&y| y >= p.y);
+                // The pixel whose closed square holds p (edges are sorted,
+                // and evenly spaced up to rounding: a guess from the spacing
+                // is off by at most one, and corrected).
+                let col = partition_near(
+                    columns.len(),
+                    (p.x - columns[0]) / (columns[*width] - columns[0]) * *width as f64,
+                    |k| columns[k] <= p.x,
+                );
+                let row = partition_near(
+                    rows.len(),
+                    (rows[0] - p.y) / (rows[0] - rows[*height]) * *height as f64,
+                    |k| rows[k] >= p.y,
+                );
                 if col == 0 || row == 0 || col > *width || row > *height {
                     return false;
                 }
@@ -158,10 +190,44 @@ impl Region {
         }
     }
 
+    /// [`Self::sd`] at each of `trials`, every one within `reach` of `c`,
+    /// to the bit, given `depth`, [`Self::sd`] at `c`. The nearest segment
+    /// of a trial is within `|depth| + 2·reach` of `c` (the distance to the
+    /// outline is 1-Lipschitz), so the
+    /// segments that near `c` are gathered once into `near` (a buffer the
+    /// caller reuses) and the trials search only them: one search of the
+    /// hierarchy instead of one per trial.
+    pub fn sd_around<const N: usize>(
+        &self,
+        c: DVec,
+        depth: f64,
+        reach: f64,
+        trials: &[DVec; N],
+        near: &mut Vec<[DVec; 2]>,
+    ) -> [f64; N] {
+        if !matches!(self.truth, Truth::Outline) {
+            return trials.map(|q| self.sd(q));
+        }
+        // Widened far beyond rounding: a superset only costs a little.
+        let radius = (depth.abs() + 2.0 * reach) * (1.0 + 1e-9) + self.nearest.slack;
+        self.nearest.within(c, radius, near);
+        trials.map(|q| {
+            let distance = if near.is_empty() {
+                self.boundary_distance(q)
+            } else {
+                near.iter()
+                    .map(|[a, b]| segment_distance_squared(q, *a, *b))
+                    .fold(f64::INFINITY, f64::min)
+                    .sqrt()
+            };
+            if self.inside(q) { -distance } else { distance }
+        })
+    }
+
     /// True if `p` belongs to the true shape.
     pub fn truth_contains(&self, p: DVec) -> bool {
         match &self.truth {
-            Truth::Outline => self.inside(p) || self.boundary_distance(p) == 0.0,
+            Truth::Outline => self.inside(p) || self.nearest.touches(p),
             Truth::Capsule { .. } => self.sd(p) <= 0.0,
         }
     }
@@ -174,6 +240,11 @@ struct SegmentTree {
     /// Segments reordered so that every node's segments are contiguous.
     segments: Vec<[DVec; 2]>,
     nodes: Vec<BoxNode>,
+    /// How far [`SegmentTree::touches`] looks beyond a box: far more than
+    /// the rounding of a closest point computed on one of its segments
+    /// (a few units in the last place of the outline's largest coordinate),
+    /// so a point at distance 0 of a segment is never outside its boxes.
+    slack: f64,
 }
 
 /// A node: its box, and either two children or a run of segments.
@@ -188,6 +259,10 @@ struct BoxNode {
 
 /// Segments per leaf of the hierarchy.
 const SEGMENTS_PER_LEAF: usize = 4;
+
+/// Deepest a hierarchy can be: median splits halve the segments, so this
+/// takes more segments than memory holds.
+const MAX_DEPTH: usize = 64;
 
 /// No piece of the hierarchy is longer than the box's extent over this.
 const CHUNKS_PER_EXTENT: f64 = 32.0;
@@ -211,9 +286,15 @@ impl SegmentTree {
             }
         }
         let segments = &pieces[..];
+        let magnitude = if segments.is_empty() {
+            0.0
+        } else {
+            lo.abs().max().max(hi.abs().max())
+        };
         let mut tree = SegmentTree {
             segments: segments.to_vec(),
             nodes: Vec::with_capacity(2 * segments.len() / SEGMENTS_PER_LEAF + 1),
+            slack: magnitude * 1e-12,
         };
         if !segments.is_empty() {
             tree.build(0, segments.len());
@@ -248,45 +329,130 @@ impl SegmentTree {
         id
     }
 
-    fn box_distance(node: &BoxNode, p: DVec) -> f64 {
-        (p.sup(&node.lo).inf(&node.hi) - p).norm()
+    /// Squared distance from `p` to `node`'s box (0 inside it).
+    fn box_distance_squared(node: &BoxNode, p: DVec) -> f64 {
+        (p.sup(&node.lo).inf(&node.hi) - p).norm_squared()
     }
 
     /// Distance from `p` to the nearest segment (infinite without segments).
+    ///
+    /// Searched in squared distances, the square root taken once at the
+    /// end: as the root is monotone and correctly rounded, that is the
+    /// least of the segments' [`segment_distance`]s to the bit. The stack
+    /// lives on the call's own stack frame: each visit of an inner node
+    /// pops one entry and pushes two, so it never holds more than the
+    /// tree's depth plus one ([`MAX_DEPTH`] bounds the depth).
     fn nearest(&self, p: DVec) -> f64 {
         let mut best = f64::INFINITY;
         if self.nodes.is_empty() {
             return best;
         }
-        let mut stack: Vec<(u32, f64)> = Vec::with_capacity(32);
-        stack.push((0, Self::box_distance(&self.nodes[0], p)));
-        while let Some((id, bound)) = stack.pop() {
+        let mut stack = [(0u32, 0.0f64); MAX_DEPTH + 1];
+        stack[0] = (0, Self::box_distance_squared(&self.nodes[0], p));
+        let mut len = 1;
+        while len > 0 {
+            len -= 1;
+            let (id, bound) = stack[len];
             if bound >= best {
                 continue;
             }
             let node = &self.nodes[id as usize];
             match node.children {
                 Some((left, right)) => {
-                    let dl = Self::box_distance(&self.nodes[left as usize], p);
-                    let dr = Self::box_distance(&self.nodes[right as usize], p);
+                    let dl = Self::box_distance_squared(&self.nodes[left as usize], p);
+                    let dr = Self::box_distance_squared(&self.nodes[right as usize], p);
                     // Push the farther first, so the nearer is searched first.
-                    if dl < dr {
-                        stack.push((right, dr));
-                        stack.push((left, dl));
+                    let (near, far) = if dl < dr {
+                        ((left, dl), (right, dr))
                     } else {
-                        stack.push((left, dl));
-                        stack.push((right, dr));
-                    }
+                        ((right, dr), (left, dl))
+                    };
+                    stack[len] = far;
+                    stack[len + 1] = near;
+                    len += 2;
                 }
                 None => {
                     let run = node.first as usize..(node.first + node.count) as usize;
                     for [a, b] in &self.segments[run] {
-                        best = best.min(segment_distance(p, *a, *b));
+                        best = best.min(segment_distance_squared(p, *a, *b));
                     }
                 }
             }
         }
-        best
+        best.sqrt()
+    }
+
+    /// Replaces `out` with every segment whose squared distance from `p` is
+    /// at most `radius²` (and maybe a few a hair farther).
+    fn within(&self, p: DVec, radius: f64, out: &mut Vec<[DVec; 2]>) {
+        out.clear();
+        if self.nodes.is_empty() {
+            return;
+        }
+        let limit = radius * radius;
+        let mut stack = [0u32; MAX_DEPTH + 1];
+        let mut len = 1;
+        while len > 0 {
+            len -= 1;
+            let node = &self.nodes[stack[len] as usize];
+            if Self::box_distance_squared(node, p) > limit {
+                continue;
+            }
+            match node.children {
+                Some((left, right)) => {
+                    stack[len] = right;
+                    stack[len + 1] = left;
+                    len += 2;
+                }
+                None => {
+                    let run = node.first as usize..(node.first + node.count) as usize;
+                    out.extend(
+                        self.segments[run]
+                            .iter()
+                            .filter(|[a, b]| segment_distance_squared(p, *a, *b) <= limit),
+                    );
+                }
+            }
+        }
+    }
+
+    /// True if `p` lies on a segment: exactly when [`Self::nearest`] is 0,
+    /// but only boxes `p` is in (give or take [`Self::slack`]) are opened,
+    /// which on a point off the boundary is a handful.
+    fn touches(&self, p: DVec) -> bool {
+        if self.nodes.is_empty() {
+            return false;
+        }
+        let mut stack = [0u32; MAX_DEPTH + 1];
+        let mut len = 1;
+        while len > 0 {
+            len -= 1;
+            let node = &self.nodes[stack[len] as usize];
+            let (lo, hi) = (
+                node.lo.add_scalar(-self.slack),
+                node.hi.add_scalar(self.slack),
+            );
+            if p.x < lo.x || p.y < lo.y || p.x > hi.x || p.y > hi.y {
+                continue;
+            }
+            match node.children {
+                Some((left, right)) => {
+                    stack[len] = right;
+                    stack[len + 1] = left;
+                    len += 2;
+                }
+                None => {
+                    let run = node.first as usize..(node.first + node.count) as usize;
+                    if self.segments[run]
+                        .iter()
+                        .any(|[a, b]| segment_distance_squared(p, *a, *b) == 0.0)
+                    {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
     }
 }
 
@@ -349,6 +515,59 @@ mod tests {
                 (region.boundary_distance(p) - brute).abs() <= 1e-12,
                 "{p:?}"
             );
+        }
+    }
+
+    #[test]
+    fn a_partition_searched_from_any_guess_is_the_partition_point() {
+        let edges: Vec<f64> = (0..=7).map(|k| -1.5 + 0.3 * k as f64).collect();
+        for i in 0..200 {
+            let x = -2.0 + 0.0137 * i as f64;
+            let exact = edges.partition_point(|&e| e <= x);
+            for guess in [
+                -1e300,
+                -3.0,
+                -0.5,
+                0.0,
+                2.5,
+                6.99,
+                7.0,
+                9.0,
+                1e300,
+                f64::NAN,
+            ] {
+                assert_eq!(partition_near(edges.len(), guess, |k| edges[k] <= x), exact);
+            }
+            let guess = (x - edges[0]) / (edges[7] - edges[0]) * 7.0;
+            assert_eq!(partition_near(edges.len(), guess, |k| edges[k] <= x), exact);
+        }
+        assert_eq!(partition_near(0, 3.0, |_| true), 0);
+    }
+
+    #[test]
+    fn distances_around_a_centre_are_those_of_each_point() {
+        let outline: Vec<DVec> = (0..40)
+            .map(|i| {
+                let a = std::f64::consts::TAU * i as f64 / 40.0;
+                let r = 1.0 + 0.4 * (3.0 * a).sin();
+                DVec::new(r * a.cos(), r * a.sin())
+            })
+            .collect();
+        let region = Region::polygon(&outline, MassProperties::ZERO);
+        let mut near = Vec::new();
+        for (c, step) in [
+            (DVec::new(0.1, 0.2), 0.5),
+            (DVec::new(0.9, -0.3), 0.01),
+            (DVec::new(3.0, 1.0), 2.0),
+            (DVec::new(-0.5, 0.7), 1e-6),
+        ] {
+            let trials = [
+                c + DVec::new(step, 0.0),
+                c - DVec::new(0.0, step),
+                c + DVec::new(step, step) * std::f64::consts::FRAC_1_SQRT_2,
+            ];
+            let got = region.sd_around(c, region.sd(c), step * (1.0 + 1e-12), &trials, &mut near);
+            assert_eq!(got, trials.map(|q| region.sd(q)), "{c:?} {step}");
         }
     }
 
