@@ -382,57 +382,25 @@ impl SegmentTree {
         best.sqrt()
     }
 
-    /// Replaces `out` with every segment whose squared distance from `p` is
-    /// at most `radius²` (and maybe a few a hair farther).
-    fn within(&self, p: DVec, radius: f64, out: &mut Vec<[DVec; 2]>) {
-        out.clear();
-        if self.nodes.is_empty() {
-            return;
-        }
-        let limit = radius * radius;
-        let mut stack = [0u32; MAX_DEPTH + 1];
-        let mut len = 1;
-        while len > 0 {
-            len -= 1;
-            let node = &self.nodes[stack[len] as usize];
-            if Self::box_distance_squared(node, p) > limit {
-                continue;
-            }
-            match node.children {
-                Some((left, right)) => {
-                    stack[len] = right;
-                    stack[len + 1] = left;
-                    len += 2;
-                }
-                None => {
-                    let run = node.first as usize..(node.first + node.count) as usize;
-                    out.extend(
-                        self.segments[run]
-                            .iter()
-                            .filter(|[a, b]| segment_distance_squared(p, *a, *b) <= limit),
-                    );
-                }
-            }
-        }
-    }
-
-    /// True if `p` lies on a segment: exactly when [`Self::nearest`] is 0,
-    /// but only boxes `p` is in (give or take [`Self::slack`]) are opened,
-    /// which on a point off the boundary is a handful.
-    fn touches(&self, p: DVec) -> bool {
+    /// Visits, depth first, the leaf runs of segments under every node
+    /// whose box `open` accepts (a node refused is not descended into);
+    /// stops as soon as `visit` returns true, and says whether it did.
+    fn any_run(
+        &self,
+        open: impl Fn(&BoxNode) -> bool,
+        mut visit: impl FnMut(&[[DVec; 2]]) -> bool,
+    ) -> bool {
         if self.nodes.is_empty() {
             return false;
         }
+        // Each visit of an inner node pops one entry and pushes two: never
+        // more than the depth plus one ([`MAX_DEPTH`] bounds the depth).
         let mut stack = [0u32; MAX_DEPTH + 1];
         let mut len = 1;
         while len > 0 {
             len -= 1;
             let node = &self.nodes[stack[len] as usize];
-            let (lo, hi) = (
-                node.lo.add_scalar(-self.slack),
-                node.hi.add_scalar(self.slack),
-            );
-            if p.x < lo.x || p.y < lo.y || p.x > hi.x || p.y > hi.y {
+            if !open(node) {
                 continue;
             }
             match node.children {
@@ -443,16 +411,47 @@ impl SegmentTree {
                 }
                 None => {
                     let run = node.first as usize..(node.first + node.count) as usize;
-                    if self.segments[run]
-                        .iter()
-                        .any(|[a, b]| segment_distance_squared(p, *a, *b) == 0.0)
-                    {
+                    if visit(&self.segments[run]) {
                         return true;
                     }
                 }
             }
         }
         false
+    }
+
+    /// Replaces `out` with every segment whose squared distance from `p` is
+    /// at most `radius²` (and maybe a few a hair farther).
+    fn within(&self, p: DVec, radius: f64, out: &mut Vec<[DVec; 2]>) {
+        out.clear();
+        let limit = radius * radius;
+        self.any_run(
+            |node| Self::box_distance_squared(node, p) <= limit,
+            |run| {
+                out.extend(
+                    run.iter()
+                        .filter(|[a, b]| segment_distance_squared(p, *a, *b) <= limit),
+                );
+                false
+            },
+        );
+    }
+
+    /// True if `p` lies on a segment: exactly when [`Self::nearest`] is 0,
+    /// but only boxes `p` is in (give or take [`Self::slack`]) are opened,
+    /// which on a point off the boundary is a handful.
+    fn touches(&self, p: DVec) -> bool {
+        let slack = self.slack;
+        self.any_run(
+            |node| {
+                let (lo, hi) = (node.lo.add_scalar(-slack), node.hi.add_scalar(slack));
+                p.x >= lo.x && p.y >= lo.y && p.x <= hi.x && p.y <= hi.y
+            },
+            |run| {
+                run.iter()
+                    .any(|[a, b]| segment_distance_squared(p, *a, *b) == 0.0)
+            },
+        )
     }
 }
 
