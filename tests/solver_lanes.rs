@@ -7,7 +7,9 @@
 //!   `warm_start_constraint` / `solve_constraint` run in `solve_order()`
 //!   (with and without bias, several passes, then restitution); so do
 //!   colours full of one-, two- or four-point batches, which are solved
-//!   side by side two at a time;
+//!   side by side two at a time; both with a batch's eight lanes solved at
+//!   once in AVX registers (where the processor has AVX) and four at a
+//!   time in SSE ones;
 //! - a constraint built straight into its lane from a manifold
 //!   (`push_manifold`) solves exactly as the same constraint built by
 //!   `ContactConstraint::new` and pushed whole;
@@ -283,6 +285,28 @@ fn lanes_match_the_scalar_solver_on(
     bodies: &[SolverBody],
     constraints: &[ContactConstraint],
 ) -> Result<(), TestCaseError> {
+    // Eight lanes at once in AVX registers (where the processor has AVX),
+    // then four at a time.
+    for avx in [true, false] {
+        lanes_match_the_scalar_solver_with(bodies, constraints, avx)?;
+    }
+    Ok(())
+}
+
+/// Whether this processor has AVX (the eight-lane passes run only there).
+fn has_avx() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return std::arch::is_x86_feature_detected!("avx");
+    #[cfg(not(target_arch = "x86_64"))]
+    return false;
+}
+
+/// [`lanes_match_the_scalar_solver_on`] with the AVX passes on or off.
+fn lanes_match_the_scalar_solver_with(
+    bodies: &[SolverBody],
+    constraints: &[ContactConstraint],
+    avx: bool,
+) -> Result<(), TestCaseError> {
     let (bodies, constraints) = (bodies.to_vec(), constraints.to_vec());
     let mut moved_by_some = vec![false; bodies.len()];
     for c in &constraints {
@@ -297,6 +321,7 @@ fn lanes_match_the_scalar_solver_on(
     let inv_h = 240.0;
 
     let mut wide = WideContacts::default();
+    prop_assert_eq!(wide.use_avx(avx), avx && has_avx());
     wide.prepare(&bodies, &constraints, &settings, softness);
     let order = wide.solve_order();
     let mut sorted = order.clone();

@@ -580,7 +580,7 @@ pub fn apply_restitution(
 }
 
 /// What a solver body's passes do not read: its inverse inertia and its
-/// turn within the step (see [`integrate_positions`]); kept parallel to the
+/// turn within the step (see [`integrate_positions`](super::integrate_positions)); kept parallel to the
 /// solver bodies.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 #[repr(C)]

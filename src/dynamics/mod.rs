@@ -20,6 +20,8 @@ mod round;
 mod softness;
 mod wide;
 mod wide_batch;
+#[cfg(target_arch = "x86_64")]
+mod wide_oct;
 mod wide_quad;
 mod wide_round;
 

@@ -24,7 +24,11 @@
 //! The passes work through a batch four lanes at a time, one SSE register
 //! a value (`quad.rs`, `wide_quad.rs`); a batch of two or four points
 //! solves its two halves side by side, so the processor overlaps their
-//! chains of dependent operations (see `Batch::solve_halves`).
+//! chains of dependent operations (see `Batch::solve_halves`). Where the
+//! processor has AVX (checked at run time, [`WideContacts::use_avx`]), the
+//! warm start and the solve take all eight lanes at once, one AVX register
+//! a value (`wide_oct.rs`), with the same results bit for bit; restitution,
+//! once a step, stays four lanes wide.
 //!
 //! Invariants:
 //! - every lane computes exactly what [`solve_constraint`] computes for its
@@ -225,6 +229,9 @@ pub struct WideContacts {
     softness: ContactSoftness,
     /// The colours kept from step to step (`wide_persistent.rs`).
     kept: persistent::KeptColors,
+    /// Warm start and solve eight lanes at once in AVX registers: set only
+    /// where the processor has AVX (see [`Self::use_avx`]).
+    avx: bool,
 }
 
 /// The colour a constraint between bodies `a` and `b` takes among the
@@ -290,6 +297,7 @@ impl Default for WideContacts {
             masks: Vec::new(),
             largest: 0,
             kept: persistent::KeptColors::default(),
+            avx: avx_available(),
             settings: ContactSettings::default(),
             // Replaced by every `begin`.
             softness: ContactSoftness {
@@ -300,7 +308,32 @@ impl Default for WideContacts {
     }
 }
 
+/// Whether this processor can run the eight-lane passes.
+fn avx_available() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return super::wide_oct::avx_available();
+    #[cfg(not(target_arch = "x86_64"))]
+    return false;
+}
+
 impl WideContacts {
+    /// Whether warm starting and solving take all eight lanes of a batch
+    /// at once in AVX registers, rather than four at a time in SSE ones.
+    /// On by default on x86-64 processors that have AVX (checked at run
+    /// time), off elsewhere. The results are the same bit for bit either
+    /// way (see `wide_oct.rs`): only the speed differs.
+    pub fn avx(&self) -> bool {
+        self.avx
+    }
+
+    /// Turns the eight-lane AVX passes on or off (see [`Self::avx`]); on
+    /// is refused, and the passes stay four lanes wide, where the
+    /// processor has no AVX. Returns whether they are on now.
+    pub fn use_avx(&mut self, on: bool) -> bool {
+        self.avx = on && avx_available();
+        self.avx
+    }
+
     /// Starts a step over `bodies` with the softness of its substeps; the
     /// constraints follow with [`Self::push_manifold`] or
     /// [`Self::push_constraint`], in a deterministic order.
@@ -619,6 +652,13 @@ impl WideContacts {
 
     /// [`Self::warm_start`] of the lanes.
     fn warm_start_lanes<B: Bodies + ?Sized>(&self, bodies: &mut B) {
+        #[cfg(target_arch = "x86_64")]
+        if self.avx {
+            // SAFETY: `avx` is only ever set where the processor has AVX
+            // (see `Self::use_avx`).
+            unsafe { self.warm_start_lanes_oct(bodies) };
+            return;
+        }
         for color in self.colors() {
             color.one.iter().for_each(|batch| batch.warm_start(bodies));
             color.two.iter().for_each(|batch| batch.warm_start(bodies));
@@ -627,6 +667,30 @@ impl WideContacts {
                 .round
                 .iter()
                 .for_each(|batch| batch.warm_start(bodies));
+        }
+    }
+
+    /// [`Self::warm_start_lanes`] eight lanes at a time (`wide_oct.rs`).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx")]
+    fn warm_start_lanes_oct<B: Bodies + ?Sized>(&self, bodies: &mut B) {
+        for color in self.colors() {
+            color
+                .one
+                .iter()
+                .for_each(|batch| batch.warm_start_oct(bodies));
+            color
+                .two
+                .iter()
+                .for_each(|batch| batch.warm_start_oct(bodies));
+            color
+                .four
+                .iter()
+                .for_each(|batch| batch.warm_start_oct(bodies));
+            color
+                .round
+                .iter()
+                .for_each(|batch| batch.warm_start_oct(bodies));
         }
     }
 
@@ -658,6 +722,13 @@ impl WideContacts {
         inv_h: Real,
     ) {
         let soft = QuadSoftness::new(self.softness, self.settings.max_push_velocity, inv_h);
+        #[cfg(target_arch = "x86_64")]
+        if self.avx {
+            // SAFETY: `avx` is only ever set where the processor has AVX
+            // (see `Self::use_avx`).
+            unsafe { self.solve_lanes_oct::<BIAS, B>(bodies, &soft) };
+            return;
+        }
         for color in &mut self.colors[..self.used_colors] {
             for batch in color.one.iter_mut() {
                 batch.solve::<BIAS, B>(bodies, &soft);
@@ -670,6 +741,30 @@ impl WideContacts {
             }
             for batch in color.round.iter_mut() {
                 batch.solve::<BIAS, B>(bodies, &soft);
+            }
+        }
+    }
+
+    /// [`Self::solve_lanes_with`] eight lanes at a time (`wide_oct.rs`).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx")]
+    fn solve_lanes_oct<const BIAS: bool, B: Bodies + ?Sized>(
+        &mut self,
+        bodies: &mut B,
+        soft: &QuadSoftness,
+    ) {
+        for color in &mut self.colors[..self.used_colors] {
+            for batch in color.one.iter_mut() {
+                batch.solve_oct::<BIAS, B>(bodies, soft);
+            }
+            for batch in color.two.iter_mut() {
+                batch.solve_oct::<BIAS, B>(bodies, soft);
+            }
+            for batch in color.four.iter_mut() {
+                batch.solve_oct::<BIAS, B>(bodies, soft);
+            }
+            for batch in color.round.iter_mut() {
+                batch.solve_oct::<BIAS, B>(bodies, soft);
             }
         }
     }

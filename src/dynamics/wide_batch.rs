@@ -23,9 +23,14 @@ use super::quad::Quad;
 use super::wide_quad::{QuadBody, QuadSoftness};
 use crate::math::{Real, Vec2};
 
+#[cfg(target_arch = "x86_64")]
+#[path = "wide_batch_avx.rs"]
+mod avx;
+
 /// Constraints solved side by side: two SSE registers of four (the baseline
 /// of every x86-64 and aarch64 machine), whose chains of dependent
-/// operations the processor overlaps.
+/// operations the processor overlaps, or one AVX register of eight where
+/// the processor has AVX (`wide_oct.rs`).
 pub const LANES: usize = 8;
 
 pub(super) type Lane = F8;

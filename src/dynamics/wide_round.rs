@@ -24,6 +24,10 @@ use super::wide_batch::{LANES, Lane, LaneHead, ZERO, lane_index};
 use super::wide_quad::{QuadBody, QuadSoftness};
 use crate::math::Real;
 
+#[cfg(target_arch = "x86_64")]
+#[path = "wide_round_avx.rs"]
+mod avx;
+
 /// [`LANES`] round one-point constraints, one per lane.
 ///
 /// Laid out for the passes that stream the batches, on cache lines of

@@ -427,3 +427,7 @@ impl World {
         self.scratch.wide = wide;
     }
 }
+
+#[cfg(test)]
+#[path = "solver_width_tests.rs"]
+mod solver_width_tests;
