@@ -46,6 +46,17 @@ fn enclosing(parts: &[(Vec2, f32)]) -> (Vec2, f32) {
     (centre, reach * (1.0 + ENCLOSE_REL) + ENCLOSE_ABS)
 }
 
+/// How circlet's lane solver runs on this processor: all eight lanes of a
+/// batch at once in AVX registers (chosen at run time where the processor
+/// has AVX), or four at a time in SSE ones.
+pub fn lane_width() -> &'static str {
+    if circlet::dynamics::WideContacts::default().avx() {
+        "8 lanes (AVX, chosen at run time)"
+    } else {
+        "4 lanes (SSE)"
+    }
+}
+
 /// A two-level circle tree over `balls`: a root, one node per group of
 /// [`GROUP`] consecutive balls, the balls as leaves.
 pub fn ball_tree(balls: &[BallDef]) -> CircleTree {

@@ -255,8 +255,14 @@ fn main() {
     }
     let header = vec![
         format!(
-            "circlet vs rapier2d {} (default features: 4-lane SIMD, no `parallel`), one thread each",
-            rapier2d::VERSION
+            "circlet vs rapier2d {} ({}, no `parallel`), one thread each; circlet's lane solver {}",
+            rapier2d::VERSION,
+            if cfg!(feature = "rapier-simd8") {
+                "features `simd8`: 8-lane SIMD"
+            } else {
+                "default features: 4-lane SIMD"
+            },
+            circlet_engine::lane_width(),
         ),
         format!(
             "machine: {}; 1-minute load average {} before and {} after the run; date {}",
