@@ -721,14 +721,14 @@ impl WideContacts {
         bodies: &mut B,
         inv_h: Real,
     ) {
-        let soft = QuadSoftness::new(self.softness, self.settings.max_push_velocity, inv_h);
         #[cfg(target_arch = "x86_64")]
         if self.avx {
             // SAFETY: `avx` is only ever set where the processor has AVX
             // (see `Self::use_avx`).
-            unsafe { self.solve_lanes_oct::<BIAS, B>(bodies, &soft) };
+            unsafe { self.solve_lanes_oct::<BIAS, B>(bodies, inv_h) };
             return;
         }
+        let soft = QuadSoftness::new(self.softness, self.settings.max_push_velocity, inv_h);
         for color in &mut self.colors[..self.used_colors] {
             for batch in color.one.iter_mut() {
                 batch.solve::<BIAS, B>(bodies, &soft);
@@ -751,8 +751,13 @@ impl WideContacts {
     fn solve_lanes_oct<const BIAS: bool, B: Bodies + ?Sized>(
         &mut self,
         bodies: &mut B,
-        soft: &QuadSoftness,
+        inv_h: Real,
     ) {
+        let soft = &super::wide_oct::OctSoftness::new(
+            self.softness,
+            self.settings.max_push_velocity,
+            inv_h,
+        );
         for color in &mut self.colors[..self.used_colors] {
             for batch in color.one.iter_mut() {
                 batch.solve_oct::<BIAS, B>(bodies, soft);

@@ -4,8 +4,7 @@
 
 use super::Batch;
 use crate::dynamics::body_rows::Bodies;
-use crate::dynamics::wide_oct::{Oct, OctBody, sides, terms};
-use crate::dynamics::wide_quad::QuadSoftness;
+use crate::dynamics::wide_oct::{Oct, OctBody, OctSoftness};
 
 impl<const P: usize> Batch<P> {
     /// The bodies of both sides.
@@ -43,10 +42,10 @@ impl<const P: usize> Batch<P> {
     pub(in crate::dynamics) fn solve_oct<const BIAS: bool, B: Bodies + ?Sized>(
         &mut self,
         bodies: &mut B,
-        soft: &QuadSoftness,
+        soft: &OctSoftness,
     ) {
         let (mut a, mut b) = self.gather_oct(bodies);
-        let sides = BIAS.then(|| sides(soft, &a, &b));
+        let sides = BIAS.then(|| soft.sides(&a, &b));
         let (nx, ny) = (Oct::load(&self.normal_x), Oct::load(&self.normal_y));
         for p in &mut self.points {
             let (rax, ray) = (Oct::load(&p.anchor_a_x), Oct::load(&p.anchor_a_y));
@@ -59,7 +58,7 @@ impl<const P: usize> Batch<P> {
                 .mul(nx)
                 .add(by.sub(ay).mul(ny))
                 .add(Oct::load(&p.base_separation));
-            let (bias, mass_scale, impulse_scale) = terms(soft, sides.as_ref(), separation);
+            let (bias, mass_scale, impulse_scale) = soft.terms(sides.as_ref(), separation);
             let (vax, vay) = a.point_velocity(rax, ray);
             let (vbx, vby) = b.point_velocity(rbx, rby);
             let normal_speed = vbx.sub(vax).mul(nx).add(vby.sub(vay).mul(ny));

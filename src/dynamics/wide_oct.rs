@@ -1,7 +1,7 @@
 //! All eight lanes of a batch at once, in AVX registers (x86-64 processors
 //! that have AVX, checked at run time by [`avx_available`]): [`Oct`], the
 //! bodies of one side gathered into octs and written back ([`OctBody`]),
-//! and the softness of each lane ([`OctSides`]).
+//! and the softness of each lane ([`OctSoftness`]).
 //!
 //! A batch's passes work through its lanes four at a time in SSE
 //! registers (`quad.rs`, `wide_quad.rs`); with AVX one register holds all
@@ -26,9 +26,11 @@
 //! passes are called only once [`avx_available`] said yes.
 
 use super::body_rows::Bodies;
+use super::contact_solver::ContactSoftness;
 use super::contact_solver::SolverBody;
 use super::lanes::F8;
-use super::wide_quad::QuadSoftness;
+use super::softness::Softness;
+use crate::math::Real;
 use std::arch::x86_64::{
     __m256, _CMP_GT_OS, _CMP_LE_OS, _mm_load_ps, _mm_store_ps, _mm256_add_ps, _mm256_and_ps,
     _mm256_andnot_ps, _mm256_castps128_ps256, _mm256_castps256_ps128, _mm256_cmp_ps,
@@ -336,57 +338,84 @@ pub(super) struct OctSides {
     impulse_scale: Oct,
 }
 
-/// The softness of the lanes between sides `a` and `b` (`QuadSoftness::sides`).
-#[inline]
-#[target_feature(enable = "avx")]
-pub(super) fn sides(soft: &QuadSoftness, a: &OctBody, b: &OctBody) -> OctSides {
-    let zero = Oct::zero();
-    let fixed_side = |side: &OctBody| side.inv_mass.le(zero).and(side.inv_inertia.le(zero));
-    let against_fixed = fixed_side(a).or(fixed_side(b));
-    let (moving, fixed) = soft.softness_pair();
-    if !against_fixed.any() {
-        return OctSides {
-            bias_rate: Oct::splat(moving.bias_rate),
-            mass_scale: Oct::splat(moving.mass_scale),
-            impulse_scale: Oct::splat(moving.impulse_scale),
-        };
-    }
-    let pick = |f: f32, m: f32| against_fixed.select(Oct::splat(f), Oct::splat(m));
-    OctSides {
-        bias_rate: pick(fixed.bias_rate, moving.bias_rate),
-        mass_scale: pick(fixed.mass_scale, moving.mass_scale),
-        impulse_scale: pick(fixed.impulse_scale, moving.impulse_scale),
+impl OctSides {
+    /// `softness` in every lane.
+    #[inline]
+    #[target_feature(enable = "avx")]
+    fn splat(softness: &Softness) -> OctSides {
+        OctSides {
+            bias_rate: Oct::splat(softness.bias_rate),
+            mass_scale: Oct::splat(softness.mass_scale),
+            impulse_scale: Oct::splat(softness.impulse_scale),
+        }
     }
 }
 
-/// The bias, mass scale and impulse scale of points at `separation`
-/// (`QuadSoftness::terms`).
-#[inline]
-#[target_feature(enable = "avx")]
-pub(super) fn terms(
-    soft: &QuadSoftness,
-    sides: Option<&OctSides>,
-    separation: Oct,
-) -> (Oct, Oct, Oct) {
-    let zero = Oct::zero();
-    let apart = separation.gt(zero);
-    let inv_h = Oct::splat(soft.inv_h_value());
-    match sides {
-        Some(sides) => (
-            apart.select(
-                separation.mul(inv_h),
-                sides
-                    .bias_rate
-                    .mul(separation)
-                    .max(Oct::splat(soft.max_push_value())),
+/// The softness of a pass in every lane (`QuadSoftness`), made once a pass:
+/// the stiffer one where a side cannot move, and the pass's `1/h` and
+/// `-max_push`.
+#[derive(Clone, Copy)]
+pub(super) struct OctSoftness {
+    moving: OctSides,
+    fixed: OctSides,
+    inv_h: Oct,
+    max_push: Oct,
+}
+
+impl OctSoftness {
+    /// The values `QuadSoftness::new` takes, in every lane.
+    #[inline]
+    #[target_feature(enable = "avx")]
+    pub(super) fn new(softness: ContactSoftness, max_push: Real, inv_h: Real) -> Self {
+        OctSoftness {
+            moving: OctSides::splat(&softness.moving),
+            fixed: OctSides::splat(&softness.fixed),
+            inv_h: Oct::splat(inv_h),
+            max_push: Oct::splat(-max_push),
+        }
+    }
+
+    /// The softness of the lanes between sides `a` and `b`
+    /// (`QuadSoftness::sides`).
+    #[inline]
+    #[target_feature(enable = "avx")]
+    pub(super) fn sides(&self, a: &OctBody, b: &OctBody) -> OctSides {
+        let zero = Oct::zero();
+        let fixed_side = |side: &OctBody| side.inv_mass.le(zero).and(side.inv_inertia.le(zero));
+        let against_fixed = fixed_side(a).or(fixed_side(b));
+        if !against_fixed.any() {
+            // Every lane between moving sides: what the selects give.
+            return self.moving;
+        }
+        let (fixed, moving) = (&self.fixed, &self.moving);
+        OctSides {
+            bias_rate: against_fixed.select(fixed.bias_rate, moving.bias_rate),
+            mass_scale: against_fixed.select(fixed.mass_scale, moving.mass_scale),
+            impulse_scale: against_fixed.select(fixed.impulse_scale, moving.impulse_scale),
+        }
+    }
+
+    /// The bias, mass scale and impulse scale of points at `separation`
+    /// (`QuadSoftness::terms`).
+    #[inline]
+    #[target_feature(enable = "avx")]
+    pub(super) fn terms(&self, sides: Option<&OctSides>, separation: Oct) -> (Oct, Oct, Oct) {
+        let zero = Oct::zero();
+        let apart = separation.gt(zero);
+        match sides {
+            Some(sides) => (
+                apart.select(
+                    separation.mul(self.inv_h),
+                    sides.bias_rate.mul(separation).max(self.max_push),
+                ),
+                apart.select(Oct::splat(1.0), sides.mass_scale),
+                apart.select(zero, sides.impulse_scale),
             ),
-            apart.select(Oct::splat(1.0), sides.mass_scale),
-            apart.select(zero, sides.impulse_scale),
-        ),
-        None => (
-            apart.select(separation.mul(inv_h), zero),
-            Oct::splat(1.0),
-            zero,
-        ),
+            None => (
+                apart.select(separation.mul(self.inv_h), zero),
+                Oct::splat(1.0),
+                zero,
+            ),
+        }
     }
 }

@@ -129,9 +129,6 @@ pub(super) struct QuadSoftness {
     /// The pass's `1/h` and `-max_push`.
     inv_h: Quad,
     max_push: Quad,
-    /// The same two as plain numbers (for passes of other widths).
-    inv_h_value: Real,
-    max_push_value: Real,
 }
 
 /// The softness of four lanes, picked by their sides (see [`QuadSoftness`]).
@@ -150,27 +147,7 @@ impl QuadSoftness {
             fixed: softness.fixed,
             inv_h: Quad::splat(inv_h),
             max_push: Quad::splat(-max_push),
-            inv_h_value: inv_h,
-            max_push_value: -max_push,
         }
-    }
-
-    /// The pass's `1/h` (1/s).
-    #[inline(always)]
-    pub(super) fn inv_h_value(&self) -> Real {
-        self.inv_h_value
-    }
-
-    /// The pass's `-max_push` (m/s), the lowest bias of an overlap.
-    #[inline(always)]
-    pub(super) fn max_push_value(&self) -> Real {
-        self.max_push_value
-    }
-
-    /// The softness between moving sides, and against a fixed side.
-    #[inline(always)]
-    pub(super) fn softness_pair(&self) -> (Softness, Softness) {
-        (self.moving, self.fixed)
     }
 
     /// The softness of the lanes between sides `a` and `b`.

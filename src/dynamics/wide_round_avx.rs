@@ -4,8 +4,7 @@
 
 use super::RoundBatch;
 use crate::dynamics::body_rows::Bodies;
-use crate::dynamics::wide_oct::{Oct, OctBody, relative_speed, sides, terms};
-use crate::dynamics::wide_quad::QuadSoftness;
+use crate::dynamics::wide_oct::{Oct, OctBody, OctSoftness, relative_speed};
 
 /// Applies the linear part of impulse (`jx`, `jy`) to B and its opposite
 /// to A, in every lane.
@@ -54,7 +53,7 @@ impl RoundBatch {
     pub(in crate::dynamics) fn solve_oct<const BIAS: bool, B: Bodies + ?Sized>(
         &mut self,
         bodies: &mut B,
-        soft: &QuadSoftness,
+        soft: &OctSoftness,
     ) {
         let (mut a, mut b) = self.gather_oct(bodies);
         let (nx, ny) = (Oct::load(&self.normal_x), Oct::load(&self.normal_y));
@@ -65,8 +64,8 @@ impl RoundBatch {
             .mul(nx)
             .add(b.dpy.sub(a.dpy).mul(ny))
             .add(Oct::load(&self.base_separation));
-        let sides = BIAS.then(|| sides(soft, &a, &b));
-        let (bias, mass_scale, impulse_scale) = terms(soft, sides.as_ref(), separation);
+        let sides = BIAS.then(|| soft.sides(&a, &b));
+        let (bias, mass_scale, impulse_scale) = soft.terms(sides.as_ref(), separation);
         let normal_speed = relative_speed(&a, &b, nx, ny);
         let normal_impulse = Oct::load(&self.normal_impulse);
         let impulse = Oct::load(&self.normal_mass)
