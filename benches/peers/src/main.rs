@@ -90,6 +90,17 @@ struct Cli {
     /// Seed of the generated scenes and shots.
     #[arg(long, default_value_t = SEED)]
     seed: u64,
+    /// rapier2d's contact recycling (its default, on; given before a
+    /// subcommand): `off` collides every awake pair afresh each step, as
+    /// circlet does.
+    #[arg(long, value_enum, default_value = "on")]
+    rapier_recycling: Switch,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Switch {
+    On,
+    Off,
 }
 
 #[derive(Subcommand, Debug)]
@@ -176,6 +187,7 @@ fn timed_scene(
 
 fn main() {
     let cli = Cli::parse();
+    rapier_engine::set_contact_recycling(cli.rapier_recycling == Switch::On);
     if let Some(Cmd::Time {
         engine,
         scene,
@@ -265,6 +277,14 @@ fn main() {
             circlet_engine::lane_width(),
         ),
         format!(
+            "rapier2d's integration parameters: its defaults{}",
+            if rapier_engine::contact_recycling() {
+                " (contact recycling on)"
+            } else {
+                ", but contact recycling off (`--rapier-recycling off`)"
+            }
+        ),
+        format!(
             "machine: {}; 1-minute load average {} before and {} after the run; date {}",
             measure::machine(),
             load_before.map_or("n/a".to_string(), |l| format!("{l:.2}")),
@@ -288,6 +308,33 @@ fn main() {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rapier_recycling_is_on_unless_turned_off() {
+        let parse = |args: &[&str]| {
+            Cli::try_parse_from(std::iter::once("circlet-peers").chain(args.iter().copied()))
+                .expect("a valid command line")
+                .rapier_recycling
+        };
+        assert_eq!(parse(&[]), Switch::On);
+        assert_eq!(
+            parse(&["--rapier-recycling", "off", "--quick"]),
+            Switch::Off
+        );
+        assert_eq!(
+            parse(&[
+                "--rapier-recycling",
+                "off",
+                "time",
+                "--engine",
+                "rapier",
+                "--scene",
+                "trees"
+            ]),
+            Switch::Off
+        );
+        assert!(Cli::try_parse_from(["circlet-peers", "--rapier-recycling", "maybe"]).is_err());
+    }
 
     #[test]
     fn time_runs_a_scaling_pit_of_the_asked_size() {

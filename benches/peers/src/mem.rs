@@ -80,6 +80,9 @@ pub fn measure(engine: &str, scene: SceneDef, steps: usize) -> MemUse {
 fn child(engine: &str, bodies: usize, plan: &Plan) -> Result<MemUse, String> {
     let exe = std::env::current_exe().map_err(|e| e.to_string())?;
     let mut command = Command::new(exe);
+    if !crate::rapier_engine::contact_recycling() {
+        command.args(["--rapier-recycling", "off"]);
+    }
     command.args([
         "mem",
         "--engine",

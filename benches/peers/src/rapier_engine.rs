@@ -1,6 +1,9 @@
 //! The rapier2d side: a [`PhysicsWorld`] built from a [`SceneDef`], with
 //! rapier's default integration parameters (4 solver iterations) and no CCD,
-//! both its defaults.
+//! both its defaults. One default can be turned off for a second view
+//! ([`set_contact_recycling`]): contact recycling, under which a pair whose
+//! relative pose drifted less than 0.05 m since its last full update keeps
+//! its old contact points instead of being collided again.
 
 use crate::engine::{CastKind, Engine};
 use crate::scenes::{SHOT_LENGTH, SHOT_RADIUS, SceneDef, ShapeDef, ShotDef};
@@ -10,6 +13,27 @@ use rapier2d::prelude::{
     ColliderBuilder, MassProperties, PhysicsWorld, Pose, Ray, RigidBodyBuilder, RigidBodyHandle,
     SharedShape, Vector,
 };
+use std::cell::Cell;
+
+thread_local! {
+    /// Whether the worlds this thread builds next recycle contacts
+    /// (rapier2d's default, on). Per thread, so that tests running side by
+    /// side do not see each other's choice; the comparison builds every
+    /// world on its main thread.
+    static CONTACT_RECYCLING: Cell<bool> = const { Cell::new(true) };
+}
+
+/// Builds this thread's next worlds with rapier2d's contact recycling on
+/// (its default) or off, so that every awake pair is collided afresh each
+/// step, as circlet collides them.
+pub fn set_contact_recycling(on: bool) {
+    CONTACT_RECYCLING.set(on);
+}
+
+/// Whether this thread's next worlds recycle contacts.
+pub fn contact_recycling() -> bool {
+    CONTACT_RECYCLING.get()
+}
 
 /// rapier2d running one scene.
 pub struct Rapier {
@@ -46,6 +70,7 @@ impl Engine for Rapier {
         let mut world = PhysicsWorld::new();
         world.gravity = v(scene.gravity);
         world.integration_parameters.dt = scene.dt;
+        world.integration_parameters.contact_recycling = contact_recycling();
         // Each shape is built once and shared (a SharedShape is reference counted).
         let shapes: Vec<SharedShape> = scene.shapes.iter().map(shape).collect();
         let mut dynamic = Vec::with_capacity(scene.dynamic_count());
@@ -139,5 +164,32 @@ impl Engine for Rapier {
                 CastKind::Thick => panic!("rapier2d offers no {kind:?} cast"),
             }
         }));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenes;
+
+    #[test]
+    fn contact_recycling_follows_the_switch() {
+        let scene = scenes::ball_pit(10, true, 1);
+        assert!(
+            Rapier::build(&scene)
+                .world
+                .integration_parameters
+                .contact_recycling
+        );
+        set_contact_recycling(false);
+        let off = Rapier::build(&scene);
+        set_contact_recycling(true);
+        assert!(!off.world.integration_parameters.contact_recycling);
+        assert!(
+            Rapier::build(&scene)
+                .world
+                .integration_parameters
+                .contact_recycling
+        );
     }
 }
