@@ -141,8 +141,9 @@ enum Cmd {
         /// Seed of the scene.
         #[arg(long, default_value_t = SEED)]
         seed: u64,
-        /// circlet only: one run with the step profile on, printing the
-        /// median time of each stage of the step instead.
+        /// One run with the engine's step profile on, printing the median
+        /// time of each stage of the step instead (rapier2d's needs the
+        /// `rapier-profiler` feature).
         #[arg(long)]
         stages: bool,
         /// `pit` only: its number of balls.
@@ -201,11 +202,18 @@ fn main() {
         let scene = timed_scene(scene, pit, cli.scaling_sleeping, bodies, seed);
         let plan = Plan::full(runs.max(1), false, Layout::Wide, seed);
         if stages {
-            if engine == EngineName::Circlet {
-                run::stages_alone(&plan, &scene);
-            } else {
-                eprintln!("--stages times circlet's step profile: use --engine circlet");
-                std::process::exit(2);
+            match engine {
+                EngineName::Circlet => run::stages_alone(&plan, &scene),
+                #[cfg(feature = "rapier-profiler")]
+                EngineName::Rapier => run::rapier_stages_alone(&plan, &scene),
+                #[cfg(not(feature = "rapier-profiler"))]
+                EngineName::Rapier => {
+                    eprintln!(
+                        "--stages with --engine rapier reads rapier2d's own stage timers: \
+                         build with --features rapier-profiler"
+                    );
+                    std::process::exit(2);
+                }
             }
             return;
         }

@@ -35,6 +35,19 @@ pub fn contact_recycling() -> bool {
     CONTACT_RECYCLING.get()
 }
 
+/// The stages of rapier2d's own step profile, in the order
+/// [`Rapier::stages_ms`] gives them (its `StagesCounters`).
+#[cfg(feature = "rapier-profiler")]
+pub const STAGE_NAMES: [&str; 7] = [
+    "update",
+    "collisions",
+    "islands",
+    "graph",
+    "solver",
+    "ccd",
+    "user",
+];
+
 /// rapier2d running one scene.
 pub struct Rapier {
     world: PhysicsWorld,
@@ -60,6 +73,33 @@ fn shape(def: &ShapeDef) -> SharedShape {
                 })
                 .collect(),
         ),
+    }
+}
+
+#[cfg(feature = "rapier-profiler")]
+impl Rapier {
+    /// Turns rapier2d's stage timers on for the steps that follow.
+    pub fn enable_profile(&mut self) {
+        self.world.physics_pipeline.counters.enable();
+    }
+
+    /// The last step's whole time and the time of each of its stages
+    /// ([`STAGE_NAMES`]), in ms, as rapier2d's timers measured them.
+    pub fn stages_ms(&self) -> (f64, [f64; 7]) {
+        let counters = &self.world.physics_pipeline.counters;
+        let s = &counters.stages;
+        (
+            counters.step_time_ms(),
+            [
+                s.update_time.time_ms(),
+                s.collision_detection_time.time_ms(),
+                s.island_construction_time.time_ms(),
+                s.island_constraints_collection_time.time_ms(),
+                s.solver_time.time_ms(),
+                s.ccd_time.time_ms(),
+                s.user_changes.time_ms(),
+            ],
+        )
     }
 }
 
@@ -191,5 +231,23 @@ mod tests {
                 .integration_parameters
                 .contact_recycling
         );
+    }
+
+    #[cfg(feature = "rapier-profiler")]
+    #[test]
+    fn stage_timers_add_up_to_at_most_the_step() {
+        let mut engine = Rapier::build(&scenes::ball_pit(200, true, 1));
+        let (total, stages) = engine.stages_ms();
+        assert_eq!((total, stages), (0.0, [0.0; 7]), "off until enabled");
+        engine.enable_profile();
+        for _ in 0..30 {
+            engine.step();
+            let (total, stages) = engine.stages_ms();
+            assert!(total > 0.0, "the step is timed");
+            assert!(stages.iter().all(|&s| s >= 0.0));
+            // The stages run one after the other within the step.
+            assert!(stages.iter().sum::<f64>() <= total * 1.0001 + 1e-6);
+            assert!(stages[1] > 0.0 && stages[4] > 0.0, "collisions and solver");
+        }
     }
 }

@@ -568,15 +568,54 @@ pub fn stages_alone(plan: &Plan, scene: &SceneDef) {
             outside.push(ms(elapsed));
         }
     }
-    let total = median(&totals);
+    print_stages("circlet", plan, &names, &stages, &totals, &outside);
+}
+
+/// `time --engine rapier --stages` (with the `rapier-profiler` feature):
+/// as [`stages_alone`], from rapier2d's own stage timers.
+#[cfg(feature = "rapier-profiler")]
+pub fn rapier_stages_alone(plan: &Plan, scene: &SceneDef) {
+    let mut engine = Rapier::build(scene);
+    engine.enable_profile();
+    let names = crate::rapier_engine::STAGE_NAMES;
+    let mut stages: Vec<Vec<f64>> = vec![Vec::with_capacity(plan.measured); names.len()];
+    let (mut totals, mut outside) = (Vec::new(), Vec::new());
+    for step in 1..=plan.steps {
+        let start = Instant::now();
+        engine.step();
+        let elapsed = start.elapsed();
+        if step + plan.measured > plan.steps {
+            let (total, each) = engine.stages_ms();
+            for (values, stage) in stages.iter_mut().zip(each) {
+                values.push(stage);
+            }
+            totals.push(total);
+            outside.push(elapsed.as_secs_f64() * 1e3);
+        }
+    }
+    print_stages("rapier2d", plan, &names, &stages, &totals, &outside);
+}
+
+/// Prints the median step of a profiled run (`totals`, as the engine's
+/// profile saw it, and `outside`, as the clock around the call did) and
+/// each stage's median and share of the median step (ms).
+fn print_stages(
+    engine: &str,
+    plan: &Plan,
+    names: &[&str],
+    stages: &[Vec<f64>],
+    totals: &[f64],
+    outside: &[f64],
+) {
+    let total = median(totals);
     println!(
-        "circlet, last {} of {} steps: median step {} ms ({} ms around the call)",
+        "{engine}, last {} of {} steps: median step {} ms ({} ms around the call)",
         plan.measured,
         plan.steps,
         fmt_value(total),
-        fmt_value(median(&outside))
+        fmt_value(median(outside))
     );
-    for (name, values) in names.iter().zip(&stages) {
+    for (name, values) in names.iter().zip(stages) {
         let stage = median(values);
         println!(
             "  {name:<10} {:>8} ms  {:>3.0}%",
