@@ -551,24 +551,16 @@ pub fn time_alone<E: Engine>(plan: &Plan, scene: &SceneDef) {
 pub fn stages_alone(plan: &Plan, scene: &SceneDef) {
     let mut engine = Circlet::build(scene);
     engine.world_mut().set_profiling(true);
-    let names = circlet::world::StepProfile::STAGE_NAMES;
-    let mut stages: Vec<Vec<f64>> = vec![Vec::with_capacity(plan.measured); names.len()];
-    let (mut totals, mut outside) = (Vec::new(), Vec::new());
     let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
-    for step in 1..=plan.steps {
-        let start = Instant::now();
-        engine.step();
-        let elapsed = start.elapsed();
-        if step + plan.measured > plan.steps {
-            let profile = *engine.world_mut().profile();
-            for (values, stage) in stages.iter_mut().zip(profile.stages()) {
-                values.push(ms(stage));
-            }
-            totals.push(ms(profile.total()));
-            outside.push(ms(elapsed));
-        }
-    }
-    print_stages("circlet", plan, &names, &stages, &totals, &outside);
+    profiled_run(
+        plan,
+        &mut engine,
+        &circlet::world::StepProfile::STAGE_NAMES,
+        |e| {
+            let profile = *e.world_mut().profile();
+            (ms(profile.total()), profile.stages().map(ms))
+        },
+    );
 }
 
 /// `time --engine rapier --stages` (with the `rapier-profiler` feature):
@@ -577,15 +569,29 @@ pub fn stages_alone(plan: &Plan, scene: &SceneDef) {
 pub fn rapier_stages_alone(plan: &Plan, scene: &SceneDef) {
     let mut engine = Rapier::build(scene);
     engine.enable_profile();
-    let names = crate::rapier_engine::STAGE_NAMES;
-    let mut stages: Vec<Vec<f64>> = vec![Vec::with_capacity(plan.measured); names.len()];
+    profiled_run(plan, &mut engine, &crate::rapier_engine::STAGE_NAMES, |e| {
+        e.stages_ms()
+    });
+}
+
+/// Steps `engine` through `plan`'s steps and prints its profile over the
+/// last `plan.measured` ([`print_stages`]); `read` gives the last step's
+/// whole time and the time of each stage of `names`, in ms, as the
+/// engine's own profile measured them.
+fn profiled_run<E: Engine, const N: usize>(
+    plan: &Plan,
+    engine: &mut E,
+    names: &[&str; N],
+    mut read: impl FnMut(&mut E) -> (f64, [f64; N]),
+) {
+    let mut stages: Vec<Vec<f64>> = vec![Vec::with_capacity(plan.measured); N];
     let (mut totals, mut outside) = (Vec::new(), Vec::new());
     for step in 1..=plan.steps {
         let start = Instant::now();
         engine.step();
         let elapsed = start.elapsed();
         if step + plan.measured > plan.steps {
-            let (total, each) = engine.stages_ms();
+            let (total, each) = read(engine);
             for (values, stage) in stages.iter_mut().zip(each) {
                 values.push(stage);
             }
@@ -593,7 +599,7 @@ pub fn rapier_stages_alone(plan: &Plan, scene: &SceneDef) {
             outside.push(elapsed.as_secs_f64() * 1e3);
         }
     }
-    print_stages("rapier2d", plan, &names, &stages, &totals, &outside);
+    print_stages(E::NAME, plan, names, &stages, &totals, &outside);
 }
 
 /// Prints the median step of a profiled run (`totals`, as the engine's
