@@ -19,6 +19,19 @@ pub fn median(values: &[f64]) -> f64 {
     }
 }
 
+/// The `q` quantile of `values` (`0 <= q <= 1`), nearest rank: the
+/// smallest value that at least a share `q` of them do not exceed; NaN
+/// for none.
+pub fn quantile(values: &[f64], q: f64) -> f64 {
+    if values.is_empty() || !(0.0..=1.0).contains(&q) {
+        return f64::NAN;
+    }
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let rank = (q * sorted.len() as f64).ceil() as usize;
+    sorted[rank.clamp(1, sorted.len()) - 1]
+}
+
 /// Least-squares slope of `ln y` against `ln x`: the exponent `k` of the
 /// best fit `y ≈ c · x^k`. NaN for fewer than two distinct x or any value ≤ 0.
 pub fn log_log_slope(points: &[(f64, f64)]) -> f64 {
@@ -98,6 +111,18 @@ fn civil_from_days(days: i64) -> (i64, u32, u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn quantiles_by_nearest_rank() {
+        let values: Vec<f64> = (1..=20).rev().map(f64::from).collect();
+        assert_eq!(quantile(&values, 0.95), 19.0);
+        assert_eq!(quantile(&values, 0.5), 10.0);
+        assert_eq!(quantile(&values, 1.0), 20.0);
+        assert_eq!(quantile(&values, 0.0), 1.0);
+        assert_eq!(quantile(&[3.0], 0.95), 3.0);
+        assert!(quantile(&[], 0.5).is_nan());
+        assert!(quantile(&values, 1.5).is_nan());
+    }
 
     #[test]
     fn median_of_odd_and_even_counts() {

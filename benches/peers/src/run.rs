@@ -3,7 +3,7 @@
 
 use crate::circlet_engine::{Circlet, union_mass};
 use crate::engine::Engine;
-use crate::measure::{log_log_slope, median};
+use crate::measure::{log_log_slope, median, quantile};
 use crate::rapier_engine::Rapier;
 use crate::report::{Report, Row, fmt_value};
 use crate::scenes::{self, SceneDef};
@@ -93,6 +93,12 @@ impl Plan {
 pub struct StepRun {
     /// Time of each measured step (ms).
     pub step_ms: Vec<f64>,
+    /// Parallel to `step_ms`: whether the step began with some dynamic
+    /// body awake (always, in a scene without sleeping). A step that finds
+    /// every body asleep costs next to nothing, so where a pile falls
+    /// asleep within the measured steps the median of all of them depends
+    /// on when it did; the median of these steps does not.
+    pub step_awake: Vec<bool>,
     /// Dynamic body positions after each requested step count.
     pub checkpoints: Vec<Vec<[f32; 2]>>,
     /// Dynamic body positions after the last step.
@@ -117,6 +123,9 @@ pub struct Stepper<'s, E: Engine> {
     checkpoints: &'s [usize],
     done: usize,
     step_ms: Vec<f64>,
+    step_awake: Vec<bool>,
+    /// Some dynamic body is awake now (after the last step run).
+    awake_now: bool,
     snaps: Vec<Vec<[f32; 2]>>,
     asleep_from: Option<usize>,
 }
@@ -145,6 +154,8 @@ impl<'s, E: Engine> Stepper<'s, E> {
             checkpoints,
             done: 0,
             step_ms: Vec::with_capacity(measured),
+            step_awake: Vec::with_capacity(measured),
+            awake_now: true,
             snaps: Vec::new(),
             asleep_from: None,
         }
@@ -164,8 +175,10 @@ impl<'s, E: Engine> Stepper<'s, E> {
             let start = Instant::now();
             self.engine.step();
             let ms = start.elapsed().as_secs_f64() * 1e3;
+            let began_awake = self.awake_now;
             if self.scene.sleeping {
                 let asleep = self.engine.awake_count() == 0;
+                self.awake_now = !asleep;
                 self.asleep_from = match (asleep, self.asleep_from) {
                     (true, None) => Some(step),
                     (true, since) => since,
@@ -174,6 +187,7 @@ impl<'s, E: Engine> Stepper<'s, E> {
             }
             if step + self.measured > self.steps {
                 self.step_ms.push(ms);
+                self.step_awake.push(began_awake);
             }
             if self.checkpoints.contains(&step) {
                 self.snaps.push(self.engine.positions());
@@ -191,6 +205,7 @@ impl<'s, E: Engine> Stepper<'s, E> {
             .count();
         StepRun {
             step_ms: self.step_ms,
+            step_awake: self.step_awake,
             checkpoints: self.snaps,
             last,
             awake: self.engine.awake_count(),
@@ -278,6 +293,20 @@ fn median_ms(runs: &[StepRun]) -> f64 {
     median(&all)
 }
 
+/// The times (ms) of the measured steps of `runs` that began with some
+/// body awake, every run's in turn.
+fn awake_steps_ms(runs: &[StepRun]) -> Vec<f64> {
+    runs.iter()
+        .flat_map(|r| {
+            r.step_ms
+                .iter()
+                .zip(&r.step_awake)
+                .filter(|&(_, &awake)| awake)
+                .map(|(&ms, _)| ms)
+        })
+        .collect()
+}
+
 /// Runs one stepping scene in both engines and adds its row; returns the
 /// first round's runs (circlet, rapier2d).
 fn stepping_scene(
@@ -298,6 +327,7 @@ fn stepping_scene(
         r.push(rr);
     }
     push_row(report, name, &c, &r, target);
+    awake_steps_note(report, name, &c, &r);
     let (c0, r0) = (c.into_iter().next(), r.into_iter().next());
     (c0.expect("one round"), r0.expect("one round"))
 }
@@ -337,6 +367,29 @@ fn push_row(report: &mut Report, name: &str, c: &[StepRun], r: &[StepRun], targe
         fmt_value(row.rapier)
     );
     report.rows.push(row);
+}
+
+/// The note of a stepping scene's measured steps that began with some
+/// body awake (see [`StepRun::step_awake`]; every step, without sleeping),
+/// per engine: how many a run, their median and their 95th percentile,
+/// the slow steps a frame budget must allow for.
+fn awake_steps_note(report: &mut Report, name: &str, c: &[StepRun], r: &[StepRun]) {
+    let (c_ms, r_ms) = (awake_steps_ms(c), awake_steps_ms(r));
+    let per_run = |ms: &[f64], runs: &[StepRun]| ms.len() as f64 / runs.len().max(1) as f64;
+    let (c_median, r_median) = (median(&c_ms), median(&r_ms));
+    let (c_p95, r_p95) = (quantile(&c_ms, 0.95), quantile(&r_ms, 0.95));
+    report.notes.push(format!(
+        "{name}, measured steps that began with a body awake ({:.0} a run in circlet, {:.0} in \
+         rapier2d): median {} / {} = {:.2}, 95th percentile {} / {} = {:.2} ms/step",
+        per_run(&c_ms, c),
+        per_run(&r_ms, r),
+        fmt_value(c_median),
+        fmt_value(r_median),
+        c_median / r_median,
+        fmt_value(c_p95),
+        fmt_value(r_p95),
+        c_p95 / r_p95
+    ));
 }
 
 /// The order in which round `round` visits `sizes` scenes: first to last
@@ -528,12 +581,17 @@ pub fn time_alone<E: Engine>(plan: &Plan, scene: &SceneDef) {
         let slept = run
             .asleep_from
             .map_or(String::new(), |s| format!(", all asleep from step {s}"));
+        let awake = awake_steps_ms(std::slice::from_ref(&run));
         println!(
-            "{} run {round} of {}: {} ms/step, {} awake after the last step{slept}",
+            "{} run {round} of {}: {} ms/step, {} awake after the last step{slept}; \
+             the {} measured steps that began with a body awake: median {}, 95th percentile {}",
             E::NAME,
             plan.rounds,
             fmt_value(ms),
-            run.awake
+            run.awake,
+            awake.len(),
+            fmt_value(median(&awake)),
+            fmt_value(quantile(&awake, 0.95))
         );
         medians.push(ms);
     }
@@ -671,6 +729,61 @@ mod tests {
                 run.last
             );
         }
+    }
+
+    #[test]
+    fn steps_after_a_pile_fell_asleep_are_not_awake_steps() {
+        // One ball dropped onto the floor comes to rest.
+        let scene = scenes::ball_pit(1, true, 1);
+        for run in [
+            run_steps::<Circlet>(&scene, 200, 200, &[]),
+            run_steps::<Rapier>(&scene, 200, 200, &[]),
+        ] {
+            assert_eq!(run.step_awake.len(), run.step_ms.len());
+            let slept = run
+                .asleep_from
+                .expect("a resting ball falls asleep in 200 steps");
+            assert!(slept < 200, "asleep from step {slept}");
+            // Step `s` (index s - 1) put the last body to sleep.
+            assert!(run.step_awake[0] && run.step_awake[slept - 1]);
+            assert!(run.step_awake[slept..].iter().all(|&awake| !awake));
+            let awake = awake_steps_ms(std::slice::from_ref(&run));
+            assert!(awake.len() >= slept.min(2) && awake.len() <= slept);
+        }
+        // Without sleeping every step counts.
+        let scene = scenes::ball_pit(160, false, 1);
+        let run = run_steps::<Circlet>(&scene, 30, 10, &[]);
+        assert_eq!(run.step_awake, vec![true; 10]);
+    }
+
+    #[test]
+    fn awake_steps_are_read_from_every_run() {
+        let run = |ms: &[f64], awake: &[bool]| StepRun {
+            step_ms: ms.to_vec(),
+            step_awake: awake.to_vec(),
+            checkpoints: Vec::new(),
+            last: Vec::new(),
+            awake: 0,
+            escaped: 0,
+            asleep_from: None,
+        };
+        let runs = [
+            run(&[1.0, 2.0, 0.01], &[true, true, false]),
+            run(&[3.0, 0.02], &[true, false]),
+        ];
+        assert_eq!(awake_steps_ms(&runs), vec![1.0, 2.0, 3.0]);
+        let mut report = Report::default();
+        awake_steps_note(&mut report, "pit", &runs, &runs[..1]);
+        let note = &report.notes[0];
+        assert!(
+            note.contains("(2 a run in circlet, 2 in rapier2d)"),
+            "{note}"
+        );
+        assert!(note.contains("median 2.00 / 1.50 = 1.33"), "{note}");
+        assert!(
+            note.contains("95th percentile 3.00 / 2.00 = 1.50"),
+            "{note}"
+        );
     }
 
     #[test]
