@@ -281,14 +281,6 @@ impl ColliderTable {
         }
     }
 
-    /// Starts loading the entry of `key` (a hint for a lookup soon).
-    #[inline(always)]
-    pub fn prefetch(&self, key: ColliderKey) {
-        if let Some(entry) = self.entries.get(key_slot(key)) {
-            super::prefetch::prefetch(entry);
-        }
-    }
-
     /// The entry of a live collider, `None` for a stale key or one whose
     /// body is gone.
     #[inline]

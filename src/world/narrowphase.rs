@@ -34,11 +34,11 @@
 
 use super::clear_boxes::pair_is_clear;
 use super::handles::{ColliderHandle, ColliderKey};
-use super::pair_map::{NOT_QUIET, TREE_NOT_QUIET, Visit, is_quiet};
+use super::narrowphase_pass::Pass;
+use super::pair_map::{NOT_QUIET, Visit, is_quiet};
 use super::settings::SPECULATIVE_DISTANCE;
-use super::step::ContactPair;
 use super::{Collider, Event, World};
-use crate::query::contact::{apart_room, contact_circle_circle_into, contact_with_margin_into};
+use crate::query::contact::contact_with_margin_into;
 use crate::shape::Shape;
 use slotmap::SlotMap;
 
@@ -77,8 +77,6 @@ impl World {
         if touching_bodies.len() < contacts.len() {
             touching_bodies.resize(contacts.len(), (0, 0));
         }
-        let mut touching_count = 0;
-        let (solver_bodies, solver_turns) = (&scratch.solver_bodies, &scratch.solver_turns);
         let wide = &mut scratch.wide;
         // Lanes that are not the pairs' (a fresh or restored world, pairs an
         // edit dropped, or many lanes given back): the colours' bookkeeping
@@ -92,235 +90,136 @@ impl World {
                 (&mut pair.color, sides)
             }));
         }
+        let mut pass = Pass {
+            events,
+            colliders,
+            touching_bodies,
+            touching_count: 0,
+            wide,
+            solver_bodies: &scratch.solver_bodies,
+            solver_turns: &scratch.solver_turns,
+        };
         // The ring pass of the islands needs no pair without an awake side
         // (see `islands.rs`); only a full pass does.
         let full_islands = !scratch.islands.rings_known;
         // Pairs of two bodies at rest are passed over while the table's
         // epoch says none of them woke, unless the islands need them.
         let epoch = (!full_islands).then(|| table.epoch());
-        contacts.retain_quiet(
-            epoch,
-            |index, key, quiet, pair, impulses| {
-                // Stale colliders or bodies have no entry.
-                let (Some(a), Some(b)) = (table.get(key.0.key), table.get(key.1.key)) else {
-                    // A rebuild took the pair's colour back (gone colliders
-                    // come only with an edit, which rebuilds).
-                    wide.release(&mut pair.color, &mut pair.lane, [None, None]);
-                    return Visit::Drop;
-                };
+        contacts.retain_quiet(epoch, |index, key, quiet, pair, impulses| {
+            // Stale colliders or bodies have no entry.
+            let (Some(a), Some(b)) = (table.get(key.0.key), table.get(key.1.key)) else {
+                // A rebuild took the pair's colour back (gone colliders
+                // come only with an edit, which rebuilds).
+                pass.wide
+                    .release(&mut pair.color, &mut pair.lane, [None, None]);
+                return Visit::Drop;
+            };
+            // `awake` is never set on static bodies.
+            if !a.awake && !b.awake {
+                if full_islands && pair.touching && !pair.sensor {
+                    pass.touching_bodies[pass.touching_count] = (a.body, b.body);
+                    pass.touching_count += 1;
+                }
+                // Neither body is simulated: no constraint, and nothing
+                // changes until one of them wakes or the world is edited.
                 let sides = [a.colored_side(), b.colored_side()];
-                // `awake` is never set on static bodies.
-                if !a.awake && !b.awake {
-                    if full_islands && pair.touching && !pair.sensor {
-                        touching_bodies[touching_count] = (a.body, b.body);
-                        touching_count += 1;
-                    }
-                    // Neither body is simulated: no constraint, and nothing
-                    // changes until one of them wakes or the world is edited.
-                    wide.release(&mut pair.color, &mut pair.lane, sides);
-                    return Visit::Rest;
+                pass.wide.release(&mut pair.color, &mut pair.lane, sides);
+                return Visit::Rest;
+            }
+            let overlap = match (&a.fat, &b.fat) {
+                (Some(fat_a), Some(fat_b)) => fat_a.overlaps(fat_b),
+                _ => false,
+            };
+            if !overlap {
+                // A quiet pair is not touching: its box stays closed.
+                if !is_quiet(*quiet) && pair.touching {
+                    pass.events
+                        .push(ended_event(key, pair.sensor, pass.colliders));
                 }
-                let overlap = match (&a.fat, &b.fat) {
-                    (Some(fat_a), Some(fat_b)) => fat_a.overlaps(fat_b),
-                    _ => false,
-                };
-                if !overlap {
-                    // A quiet pair is not touching: its box stays closed.
-                    if !is_quiet(*quiet) && pair.touching {
-                        events.push(ended_event(key, pair.sensor, colliders));
-                    }
-                    wide.release(&mut pair.color, &mut pair.lane, sides);
-                    return Visit::Drop;
-                }
-                let stamp = a.motion + b.motion;
-                if stamp <= *quiet {
-                    return Visit::Keep;
-                }
-                // The constraint's colouring reads both solver bodies after
-                // the contact below: start loading them now.
-                for index in [a.solver_index, b.solver_index] {
-                    if let Some(body) = solver_bodies.get(index as usize) {
-                        super::prefetch::prefetch(body);
-                    }
-                }
-                let margin = if pair.sensor {
-                    0.0
-                } else {
-                    SPECULATIVE_DISTANCE
-                };
-                let sensor = pair.sensor;
-                let was_touching = pair.touching;
-                let mut tree_pair = false;
-                // Two discs found apart: quiet for this much more motion.
-                let mut disc_room = -1.0;
-                match (a.circle, b.circle) {
-                    // The pile's common case, without placing both shapes first
-                    // (the same centres and radii `Placed` computes).
-                    (Some((center_a, radius_a)), Some((center_b, radius_b))) => {
-                        contact_circle_circle_into(
-                            center_a,
-                            radius_a,
-                            center_b,
-                            radius_b,
-                            margin,
-                            &mut pair.manifold,
-                        );
-                        if pair.manifold.is_none() {
-                            disc_room = apart_room(center_a, radius_a, center_b, radius_b, margin);
-                        }
-                    }
-                    _ => match (
-                        colliders[key.0.key].shape.as_ref(),
-                        colliders[key.1.key].shape.as_ref(),
-                    ) {
-                        // Two trees: the pair's candidate leaf pairs, exactly
-                        // what `contact_with_margin` finds (see `TreePairCache`),
-                        // written in place.
-                        (Shape::Tree(tree_a), Shape::Tree(tree_b)) => {
-                            tree_pair = true;
-                            pair.tree_cache
-                                .get_or_insert_with(Box::default)
-                                .contact_into(
-                                    tree_a,
-                                    &a.pose,
-                                    tree_b,
-                                    &b.pose,
-                                    margin,
-                                    stamp,
-                                    leaf_contacts,
-                                    &mut pair.manifold,
-                                );
-                        }
-                        // Shapes whose boxes are clear of each other: what
-                        // the query would say, for a few comparisons. Asked
-                        // only of pairs apart at the last step: a pair that
-                        // had a manifold is most likely still in contact,
-                        // and the query gives the same answer either way.
-                        _ if pair.manifold.is_none()
-                            && pair_is_clear(shape_boxes, key, a, b, margin) =>
-                        {
-                            pair.manifold = None
-                        }
-                        (shape_a, shape_b) => contact_with_margin_into(
-                            shape_a,
-                            &a.pose,
-                            shape_b,
-                            &b.pose,
-                            margin,
-                            leaf_contacts,
-                            &mut pair.manifold,
-                        ),
-                    },
-                }
-                // Some point at depth ≥ 0 (the deepest is, exactly when one is).
-                let touching = match &pair.manifold {
-                    Some(manifold) => manifold.points.iter().any(|p| p.depth >= 0.0),
-                    None => {
-                        // Apart: no manifold, no impulses.
-                        impulses.clear();
-                        false
-                    }
-                };
-                if touching && !was_touching {
-                    events.push(began_event(key, sensor, colliders));
-                } else if !touching && was_touching {
-                    events.push(ended_event(key, sensor, colliders));
-                }
-                pair.touching = touching;
-                // Two trees or two discs apart: quiet until the motion says
-                // otherwise (the cache and `apart_room` promise nothing in
-                // every other case); any other tree pair is marked as one.
-                *quiet = match (&pair.manifold, &pair.tree_cache) {
-                    _ if !tree_pair => {
-                        if disc_room >= 0.0 && stamp.is_finite() {
-                            stamp + f64::from(disc_room)
-                        } else {
-                            NOT_QUIET
-                        }
-                    }
-                    (None, Some(cache)) => cache.quiet_until().max(TREE_NOT_QUIET),
-                    _ => TREE_NOT_QUIET,
-                };
-                if touching && !pair.sensor {
-                    touching_bodies[touching_count] = (a.body, b.body);
-                    touching_count += 1;
-                }
-                // The pair's constraint, while its box is in cache: solid, with
-                // a manifold, and some body simulated.
-                let ContactPair {
-                    manifold,
-                    sensor,
-                    color,
-                    lane,
-                    ..
-                } = &mut **pair;
-                let Some(manifold) = manifold
-                    .as_ref()
-                    .filter(|_| !*sensor && (a.solver_index != 0 || b.solver_index != 0))
-                else {
-                    wide.release(color, lane, sides);
-                    return Visit::Keep;
-                };
-                let old = &*impulses;
-                // Round: each side a circle centred on its body's
-                // centre of mass, or a body the step does not move.
-                // Written out for both sides: `all` over the pair was
-                // left out of line, a call per constraint.
-                let round_side = |side: &super::colliders_now::ColliderNow| {
-                    side.solver_index == 0
-                        || side.circle.is_some_and(|(center, _)| center == side.center)
-                };
-                let round = round_side(a) && round_side(b);
-                let refreshed = wide.refresh_manifold(
-                    index as u32,
-                    (color, lane),
-                    solver_bodies,
-                    solver_turns,
-                    (a.solver_index as usize, b.solver_index as usize),
-                    sides,
-                    (a.center, b.center),
-                    manifold,
-                    (
-                        (a.friction * b.friction).sqrt(),
-                        a.restitution.max(b.restitution),
-                    ),
-                    round,
-                    |id| {
-                        old.iter()
-                            .find(|(stored, _, _)| *stored == id)
-                            .map_or((0.0, 0.0), |&(_, n, t)| (n, t))
-                    },
+                let sides = [a.colored_side(), b.colored_side()];
+                pass.wide.release(&mut pair.color, &mut pair.lane, sides);
+                return Visit::Drop;
+            }
+            let stamp = a.motion + b.motion;
+            if stamp <= *quiet {
+                return Visit::Keep;
+            }
+            // The pile's common case, without placing both shapes first
+            // (the same centres and radii `Placed` computes).
+            if let (Some(disc_a), Some(disc_b)) = (a.circle, b.circle) {
+                return pass.discs(
+                    index,
+                    key,
+                    quiet,
+                    pair,
+                    impulses,
+                    (a, b),
+                    (disc_a, disc_b),
+                    stamp,
                 );
-                // The solver indices come from this step's table, so they
-                // are in range; a refused pair would get no constraint and
-                // keep no impulses.
-                if refreshed.is_err() {
-                    wide.release(color, lane, sides);
-                    impulses.clear();
-                    return Visit::Keep;
-                }
-                // The new points' ids; the solver fills in their impulses.
-                if impulses.len() == manifold.points.len() {
-                    for (stored, p) in impulses.iter_mut().zip(&manifold.points) {
-                        *stored = (p.id, 0.0, 0.0);
+            }
+            let margin = if pair.sensor {
+                0.0
+            } else {
+                SPECULATIVE_DISTANCE
+            };
+            let quiet_now = match (
+                colliders[key.0.key].shape.as_ref(),
+                colliders[key.1.key].shape.as_ref(),
+            ) {
+                // Two trees: the pair's candidate leaf pairs, exactly
+                // what `contact_with_margin` finds (see `TreePairCache`),
+                // written in place; quiet until the motion says
+                // otherwise when they are apart, marked as a tree pair
+                // otherwise.
+                (Shape::Tree(tree_a), Shape::Tree(tree_b)) => {
+                    let cache = pair.tree_cache.get_or_insert_with(Box::default);
+                    cache.contact_into(
+                        tree_a,
+                        &a.pose,
+                        tree_b,
+                        &b.pose,
+                        margin,
+                        stamp,
+                        leaf_contacts,
+                        &mut pair.manifold,
+                    );
+                    match pair.manifold {
+                        None => cache.quiet_until(),
+                        Some(_) => NOT_QUIET,
                     }
-                } else {
-                    impulses.clear();
-                    impulses.extend(manifold.points.iter().map(|p| (p.id, 0.0, 0.0)));
                 }
-                Visit::Keep
-            },
-            |ahead| {
-                table.prefetch(ahead.0.key);
-                table.prefetch(ahead.1.key);
-            },
-        );
+                // Shapes whose boxes are clear of each other: what
+                // the query would say, for a few comparisons. Asked
+                // only of pairs apart at the last step: a pair that
+                // had a manifold is most likely still in contact,
+                // and the query gives the same answer either way.
+                _ if pair.manifold.is_none() && pair_is_clear(shape_boxes, key, a, b, margin) => {
+                    pair.manifold = None;
+                    NOT_QUIET
+                }
+                (shape_a, shape_b) => {
+                    contact_with_margin_into(
+                        shape_a,
+                        &a.pose,
+                        shape_b,
+                        &b.pose,
+                        margin,
+                        leaf_contacts,
+                        &mut pair.manifold,
+                    );
+                    NOT_QUIET
+                }
+            };
+            pass.finish(index, key, quiet, quiet_now, pair, impulses, (a, b))
+        });
+        let touching_count = pass.touching_count;
         scratch.touching_count = touching_count;
         scratch.wide.end_kept();
     }
 }
 
-fn began_event(
+pub(super) fn began_event(
     key: &(ColliderHandle, ColliderHandle),
     sensor: bool,
     colliders: &SlotMap<ColliderKey, Collider>,
@@ -333,7 +232,7 @@ fn began_event(
     }
 }
 
-fn ended_event(
+pub(super) fn ended_event(
     key: &(ColliderHandle, ColliderHandle),
     sensor: bool,
     colliders: &SlotMap<ColliderKey, Collider>,

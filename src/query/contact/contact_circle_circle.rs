@@ -2,7 +2,7 @@
 
 use super::clip::{sanitize_margin, unit, vertex_feature};
 use super::convex_manifold::{ConvexManifold, point_manifold};
-use super::{FeatureId, Manifold};
+use super::{ContactPoint, FeatureId, Manifold};
 use crate::math::{Real, Vec2, vec2};
 
 /// The contact between disc A (world centre `center_a`, radius `radius_a` in
@@ -21,21 +21,29 @@ pub fn contact_circle_circle(
     circle_circle(center_a, radius_a, center_b, radius_b, margin).map(|m| m.into_manifold())
 }
 
-/// [`contact_circle_circle`] written into `out` (`None` when apart), in
-/// place when `out` already holds a manifold: the same result without
-/// moving a whole manifold.
-pub(crate) fn contact_circle_circle_into(
+/// The one point of [`contact_circle_circle`] and its normal (world), if
+/// the discs are within `margin`: the same values, without a manifold.
+#[inline(always)]
+pub(crate) fn contact_circle_circle_point(
     center_a: Vec2,
     radius_a: Real,
     center_b: Vec2,
     radius_b: Real,
     margin: Real,
-    out: &mut Option<Manifold>,
-) {
-    match circle_circle(center_a, radius_a, center_b, radius_b, margin) {
-        Some(manifold) => manifold.write_into(out),
-        None => *out = None,
-    }
+) -> Option<(Vec2, ContactPoint)> {
+    circle_circle(center_a, radius_a, center_b, radius_b, margin).map(|m| {
+        let p = m.points()[0];
+        (
+            m.normal,
+            ContactPoint {
+                point: p.point,
+                depth: p.depth,
+                id: p.id,
+                part_a: None,
+                part_b: None,
+            },
+        )
+    })
 }
 
 /// Relative rounding slack of [`apart_room`]: times the magnitude of the

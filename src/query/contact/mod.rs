@@ -100,7 +100,7 @@ pub use contact_capsule_capsule::contact_capsule_capsule;
 pub use contact_capsule_polygon::contact_capsule_polygon;
 pub use contact_circle_capsule::contact_circle_capsule;
 pub use contact_circle_circle::contact_circle_circle;
-pub(crate) use contact_circle_circle::{apart_room, contact_circle_circle_into};
+pub(crate) use contact_circle_circle::{apart_room, contact_circle_circle_point};
 pub use contact_circle_polygon::contact_circle_polygon;
 pub use contact_polygon_polygon::contact_polygon_polygon;
 pub use contact_simple_convex::contact_simple_convex;

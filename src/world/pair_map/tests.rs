@@ -230,17 +230,13 @@ fn merges_and_drops_match_a_sorted_set() {
         // New pairs come with no impulses: give them their marks, through
         // the slot index the pass hands out.
         let mut handed = Vec::new();
-        map.retain_quiet(
-            None,
-            |index, key, _, _, impulses| {
-                if impulses.is_empty() {
-                    impulses.push((mark(key), 0.0, 0.0));
-                }
-                handed.push((index, *key));
-                Visit::Keep
-            },
-            |_| {},
-        );
+        map.retain_quiet(None, |index, key, _, _, impulses| {
+            if impulses.is_empty() {
+                impulses.push((mark(key), 0.0, 0.0));
+            }
+            handed.push((index, *key));
+            Visit::Keep
+        });
         for (index, key) in handed {
             let impulses = map.impulses_at_mut(index).unwrap();
             assert_eq!(impulses[0].0, mark(&key), "round {round}");
@@ -364,17 +360,13 @@ fn the_pool_gives_back_a_bursts_boxes_and_keeps_a_steady_scenes() {
     // The burst is over: only the pairs of the first ten colliders stay.
     let first = &handles[..10];
     let drop_burst = |map: &mut PairMap| {
-        map.retain_quiet(
-            None,
-            |_, key, _, _, _| {
-                if first.contains(&key.0) {
-                    Visit::Keep
-                } else {
-                    Visit::Drop
-                }
-            },
-            |_| {},
-        );
+        map.retain_quiet(None, |_, key, _, _, _| {
+            if first.contains(&key.0) {
+                Visit::Keep
+            } else {
+                Visit::Drop
+            }
+        });
     };
     drop_burst(&mut map);
     check_slots(&map);
