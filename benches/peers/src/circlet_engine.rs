@@ -191,6 +191,10 @@ impl Engine for Circlet {
             .count()
     }
 
+    fn state_hash(&self) -> Option<u64> {
+        Some(self.world.state_hash())
+    }
+
     fn cast_kinds() -> &'static [CastKind] {
         &[CastKind::Thick, CastKind::Ray]
     }

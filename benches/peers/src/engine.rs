@@ -43,6 +43,13 @@ pub trait Engine: Sized {
     /// Number of dynamic bodies awake.
     fn awake_count(&self) -> usize;
 
+    /// A hash of the whole simulated state, where the engine has one
+    /// (circlet's `World::state_hash`): two runs that give the same hash
+    /// simulated the same thing bit for bit.
+    fn state_hash(&self) -> Option<u64> {
+        None
+    }
+
     /// The casts this engine offers, in report order.
     fn cast_kinds() -> &'static [CastKind];
 

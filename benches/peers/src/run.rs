@@ -110,6 +110,8 @@ pub struct StepRun {
     /// The first step after which every dynamic body slept (and stayed
     /// asleep to the end); `None` if they never all did or sleeping is off.
     pub asleep_from: Option<usize>,
+    /// The engine's state hash after the last step, where it has one.
+    pub state_hash: Option<u64>,
 }
 
 /// One engine stepping one scene, timed step by step: built by
@@ -211,6 +213,7 @@ impl<'s, E: Engine> Stepper<'s, E> {
             awake: self.engine.awake_count(),
             escaped,
             asleep_from: self.asleep_from,
+            state_hash: self.engine.state_hash(),
         }
     }
 }
@@ -582,9 +585,12 @@ pub fn time_alone<E: Engine>(plan: &Plan, scene: &SceneDef) {
             .asleep_from
             .map_or(String::new(), |s| format!(", all asleep from step {s}"));
         let awake = awake_steps_ms(std::slice::from_ref(&run));
+        let hash = run
+            .state_hash
+            .map_or(String::new(), |h| format!("; state hash {h:#018x}"));
         println!(
             "{} run {round} of {}: {} ms/step, {} awake after the last step{slept}; \
-             the {} measured steps that began with a body awake: median {}, 95th percentile {}",
+             the {} measured steps that began with a body awake: median {}, 95th percentile {}{hash}",
             E::NAME,
             plan.rounds,
             fmt_value(ms),
@@ -713,6 +719,19 @@ mod tests {
     }
 
     #[test]
+    fn circlet_runs_report_their_state_hash() {
+        // The same scene twice gives the same hash; rapier2d has none.
+        let scene = scenes::ball_pit(60, true, 1);
+        let first = run_steps::<Circlet>(&scene, 30, 5, &[]);
+        let again = run_steps::<Circlet>(&scene, 30, 5, &[]);
+        assert!(first.state_hash.is_some());
+        assert_eq!(first.state_hash, again.state_hash);
+        let longer = run_steps::<Circlet>(&scene, 31, 5, &[]);
+        assert_ne!(first.state_hash, longer.state_hash);
+        assert_eq!(run_steps::<Rapier>(&scene, 30, 5, &[]).state_hash, None);
+    }
+
+    #[test]
     fn both_engines_drop_balls_onto_the_floor() {
         let scene = scenes::ball_pit(160, true, 1);
         for run in [
@@ -766,6 +785,7 @@ mod tests {
             awake: 0,
             escaped: 0,
             asleep_from: None,
+            state_hash: None,
         };
         let runs = [
             run(&[1.0, 2.0, 0.01], &[true, true, false]),
