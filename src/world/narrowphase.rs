@@ -34,9 +34,8 @@
 
 use super::clear_boxes::pair_is_clear;
 use super::handles::{ColliderHandle, ColliderKey};
-use super::narrowphase_pass::Pass;
+use super::narrowphase_pass::{Pass, margin};
 use super::pair_map::{NOT_QUIET, Visit, is_quiet};
-use super::settings::SPECULATIVE_DISTANCE;
 use super::{Collider, Event, World};
 use crate::query::contact::contact_with_margin_into;
 use crate::shape::Shape;
@@ -158,20 +157,15 @@ impl World {
                     stamp,
                 );
             }
-            let margin = if pair.sensor {
-                0.0
-            } else {
-                SPECULATIVE_DISTANCE
-            };
+            let margin = margin(pair.sensor);
             let quiet_now = match (
                 colliders[key.0.key].shape.as_ref(),
                 colliders[key.1.key].shape.as_ref(),
             ) {
                 // Two trees: the pair's candidate leaf pairs, exactly
                 // what `contact_with_margin` finds (see `TreePairCache`),
-                // written in place; quiet until the motion says
-                // otherwise when they are apart, marked as a tree pair
-                // otherwise.
+                // written in place; when they are apart, quiet until the
+                // motion says otherwise.
                 (Shape::Tree(tree_a), Shape::Tree(tree_b)) => {
                     let cache = pair.tree_cache.get_or_insert_with(Box::default);
                     cache.contact_into(
@@ -213,8 +207,7 @@ impl World {
             };
             pass.finish(index, key, quiet, quiet_now, pair, impulses, (a, b))
         });
-        let touching_count = pass.touching_count;
-        scratch.touching_count = touching_count;
+        scratch.touching_count = pass.touching_count;
         scratch.wide.end_kept();
     }
 }

@@ -42,6 +42,13 @@ fn round_side(side: &ColliderNow) -> bool {
     side.solver_index == 0 || side.circle.is_some_and(|(center, _)| center == side.center)
 }
 
+/// The speculative margin of a pair (m): none for a sensor, which reports
+/// overlap only.
+#[inline(always)]
+pub(super) fn margin(sensor: bool) -> Real {
+    if sensor { 0.0 } else { SPECULATIVE_DISTANCE }
+}
+
 impl Pass<'_> {
     /// Visits a pair of two discs (`a`'s and `b`'s world circles) that is
     /// not quiet at `stamp`: what the general path does with a manifold of
@@ -60,11 +67,7 @@ impl Pass<'_> {
         ((center_a, radius_a), (center_b, radius_b)): ((Vec2, Real), (Vec2, Real)),
         stamp: f64,
     ) -> Visit {
-        let margin = if pair.sensor {
-            0.0
-        } else {
-            SPECULATIVE_DISTANCE
-        };
+        let margin = margin(pair.sensor);
         let Some((normal, point)) =
             contact_circle_circle_point(center_a, radius_a, center_b, radius_b, margin)
         else {

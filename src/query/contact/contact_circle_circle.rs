@@ -31,19 +31,8 @@ pub(crate) fn contact_circle_circle_point(
     radius_b: Real,
     margin: Real,
 ) -> Option<(Vec2, ContactPoint)> {
-    circle_circle(center_a, radius_a, center_b, radius_b, margin).map(|m| {
-        let p = m.points()[0];
-        (
-            m.normal,
-            ContactPoint {
-                point: p.point,
-                depth: p.depth,
-                id: p.id,
-                part_a: None,
-                part_b: None,
-            },
-        )
-    })
+    circle_circle(center_a, radius_a, center_b, radius_b, margin)
+        .map(|m| (m.normal, m.points()[0].expand()))
 }
 
 /// Relative rounding slack of [`apart_room`]: times the magnitude of the

@@ -109,7 +109,7 @@ impl ConvexManifold {
 impl ConvexPoint {
     /// The public form of the point (convex shapes have no parts).
     #[inline]
-    fn expand(&self) -> ContactPoint {
+    pub(super) fn expand(&self) -> ContactPoint {
         ContactPoint {
             point: self.point,
             depth: self.depth,
