@@ -162,6 +162,16 @@ impl Default for TreePairCache {
 }
 
 impl TreePairCache {
+    /// An empty cache that says it has run `descents` descents: a label
+    /// the tests of the world's pair map follow through moves.
+    #[cfg(test)]
+    pub(crate) fn with_descents(descents: u64) -> Self {
+        TreePairCache {
+            descents,
+            ..TreePairCache::default()
+        }
+    }
+
     /// Forgets the candidates: the next query descends.
     pub fn clear(&mut self) {
         self.gathered = None;

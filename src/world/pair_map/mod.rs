@@ -50,6 +50,11 @@
 //! again. Nothing else sees the change: only where each state lives moves,
 //! never which key it belongs to.
 //!
+//! A pair of two circle trees also keeps a boxed tree cache in its state,
+//! which the narrowphase reads on every visit; those boxes scatter the same
+//! way, and [`PairMap::repack_tree_caches`] orders them along the keys when
+//! the narrowphase finds them out of order (see `tree_caches.rs`).
+//!
 //! Keys compare through [`key_order`]: every handle in one map belongs to the
 //! same world, so the pair order is that of the two collider keys.
 //!
@@ -85,9 +90,13 @@
 mod rebuild;
 #[cfg(test)]
 mod tests;
+mod tree_caches;
+
+pub(crate) use tree_caches::CacheOrder;
 
 use super::handles::{ColliderHandle, key_order};
 use super::step::{ContactPair, Impulses};
+use crate::query::tree::TreePairCache;
 
 /// A pair of colliders, the smaller handle first.
 pub(crate) type PairKey = (ColliderHandle, ColliderHandle);
@@ -131,8 +140,14 @@ pub(crate) struct PairMap {
     spare_impulses: Vec<Impulses>,
     /// Room for [`PairMap::repack`]: (box address, position); reused.
     by_address: Vec<(usize, u32)>,
-    /// Room for [`PairMap::repack`]: the live slots in order; reused.
+    /// Room for [`PairMap::repack`]: the live slots in order; reused (and
+    /// by [`PairMap::repack_tree_caches`] for the caches' owners).
     live_slots: Vec<u32>,
+    /// Room for [`PairMap::repack_tree_caches`]: the caches' boxes and
+    /// their contents; reused.
+    #[allow(clippy::vec_box)]
+    cache_boxes: Vec<Box<TreePairCache>>,
+    cache_contents: Vec<TreePairCache>,
 }
 
 /// The rest mark of a pair not known to be at rest: no epoch is 0.
@@ -232,6 +247,8 @@ impl Clone for PairMap {
             spare_impulses: Vec::new(),
             by_address: Vec::new(),
             live_slots: Vec::new(),
+            cache_boxes: Vec::new(),
+            cache_contents: Vec::new(),
         }
     }
 }

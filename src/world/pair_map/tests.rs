@@ -393,3 +393,88 @@ fn the_pool_gives_back_a_bursts_boxes_and_keeps_a_steady_scenes() {
         );
     }
 }
+
+#[test]
+fn repacking_the_tree_caches_orders_them_and_keeps_each_with_its_pair() {
+    use crate::query::tree::TreePairCache;
+    let handles = handles(40);
+    let at = |h: ColliderHandle| handles.iter().position(|x| *x == h).unwrap() as u64;
+    let mark = |key: &PairKey| at(key.0) * 1000 + at(key.1) + 1;
+    let cache_address = |pair: &ContactPair| pair.tree_cache.as_deref().map(address_of_cache);
+    let mut map = PairMap::default();
+    map.merge(&mut all_pairs(&handles, 0, 40));
+    // Caches for two pairs in three, their addresses falling along the keys.
+    let labelled: Vec<PairKey> = map
+        .iter()
+        .map(|(key, _)| *key)
+        .filter(|key| mark(key) % 3 != 0)
+        .collect();
+    let mut boxes: Vec<Box<TreePairCache>> = labelled.iter().map(|_| Box::default()).collect();
+    boxes.sort_unstable_by_key(|cache| std::cmp::Reverse(address_of_cache(cache)));
+    let mut boxes = boxes.into_iter();
+    map.retain(|key, pair| {
+        if mark(key) % 3 != 0 {
+            let mut cache = boxes.next().unwrap();
+            *cache = TreePairCache::with_descents(mark(key));
+            pair.tree_cache = Some(cache);
+        }
+        true
+    });
+    // Some pairs end: their states keep their caches in the pool.
+    map.retain(|key, _| at(key.1) % 7 != 0);
+    let pooled = |map: &PairMap| -> Vec<u64> {
+        let mut labels: Vec<u64> = map
+            .pool
+            .iter()
+            .filter_map(|pair| pair.tree_cache.as_ref().map(|c| c.descents()))
+            .collect();
+        labels.sort_unstable();
+        labels
+    };
+    let before = pooled(&map);
+    assert!(!before.is_empty());
+    let mut order = CacheOrder::default();
+    for (_, pair) in map.iter() {
+        if let Some(cache) = &pair.tree_cache {
+            order.see(&**cache);
+        }
+    }
+    let scattered = order.scattered();
+    map.repack_tree_caches();
+    check_slots(&map);
+    // Each live pair's cache is still its own, and they rise along the keys.
+    let mut last = 0;
+    let mut with_cache = 0;
+    for (key, pair) in map.iter() {
+        let Some(cache) = &pair.tree_cache else {
+            assert_eq!(mark(key) % 3, 0, "{key:?} lost its cache");
+            continue;
+        };
+        assert_eq!(cache.descents(), mark(key));
+        let here = cache_address(pair).unwrap();
+        assert!(here > last, "caches out of order");
+        last = here;
+        with_cache += 1;
+    }
+    // The pooled states keep theirs, above every live pair's.
+    assert_eq!(pooled(&map), before);
+    assert!(
+        map.pool
+            .iter()
+            .filter_map(|pair| cache_address(pair))
+            .all(|a| a > last)
+    );
+    // Enough caches met falling to ask for the re-pack, and none after.
+    assert!(with_cache >= 256 && scattered);
+    let mut order = CacheOrder::default();
+    for (_, pair) in map.iter() {
+        if let Some(cache) = &pair.tree_cache {
+            order.see(&**cache);
+        }
+    }
+    assert!(!order.scattered());
+}
+
+fn address_of_cache(cache: &crate::query::tree::TreePairCache) -> usize {
+    std::ptr::from_ref(cache) as usize
+}
