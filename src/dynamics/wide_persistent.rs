@@ -235,6 +235,15 @@ impl WideContacts {
         &mut self,
         contacts: impl Iterator<Item = (&'a mut u8, Option<[Option<u32>; 2]>)>,
     ) {
+        self.start_rebuild_kept();
+        for (color, sides) in contacts {
+            self.rebuild_kept_one(color, sides);
+        }
+    }
+
+    /// Starts [`Self::rebuild_kept`]: every colour and lane forgotten.
+    /// Then [`Self::rebuild_kept_one`] for each contact, in order.
+    pub fn start_rebuild_kept(&mut self) {
         for color in &mut self.colors {
             color.clear();
         }
@@ -245,23 +254,27 @@ impl WideContacts {
         (kept.live, kept.spare) = (0, 0);
         kept.scattered = false;
         kept.generation = GENERATIONS.fetch_add(1, Ordering::Relaxed);
-        for (color, sides) in contacts {
-            if *color == NO_COLOR {
-                continue;
+    }
+
+    /// One contact of [`Self::rebuild_kept`], after
+    /// [`Self::start_rebuild_kept`]: its colour is kept or dropped.
+    pub fn rebuild_kept_one(&mut self, color: &mut u8, sides: Option<[Option<u32>; 2]>) {
+        if *color == NO_COLOR {
+            return;
+        }
+        let kept = &mut self.kept;
+        let c = *color as usize;
+        let fits = |slot: &u32| (*slot as usize) < kept.slots.len();
+        match sides {
+            Some(sides)
+                if c < COLORS
+                    && sides.iter().flatten().all(fits)
+                    && kept.taken(sides) & (1 << c) == 0 =>
+            {
+                kept.mark(sides, 1 << c, true);
+                kept.counts[c] += 1;
             }
-            let c = *color as usize;
-            let fits = |slot: &u32| (*slot as usize) < kept.slots.len();
-            match sides {
-                Some(sides)
-                    if c < COLORS
-                        && sides.iter().flatten().all(fits)
-                        && kept.taken(sides) & (1 << c) == 0 =>
-                {
-                    kept.mark(sides, 1 << c, true);
-                    kept.counts[c] += 1;
-                }
-                _ => *color = NO_COLOR,
-            }
+            _ => *color = NO_COLOR,
         }
     }
 

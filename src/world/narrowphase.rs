@@ -22,7 +22,7 @@
 //! `contact::apart_room`) is *quiet*: its map entry keeps a threshold on
 //! the sum of both colliders' motion readings (`motion.rs`: how far any
 //! point of each may have moved), and while the sum stays at or below it
-//! the pair is passed over without opening its box: its shapes cannot
+//! the pair is passed over without reading its state: its shapes cannot
 //! have come within the margin, so the manifold stays `None`, the pair
 //! stays not touching and nothing else would change. In a settled pile of
 //! balls about a third of the pairs are quiet at any step: their boxes
@@ -81,13 +81,14 @@ impl World {
         // edit dropped, or many lanes given back): the colours' bookkeeping
         // again from every pair's colour (see `dynamics::wide_persistent`).
         if wide.needs_rebuild() {
-            wide.rebuild_kept(contacts.iter_mut().map(|(key, pair)| {
+            wide.start_rebuild_kept();
+            contacts.for_each_mut(|key, pair| {
                 let sides = table
                     .get(key.0.key)
                     .zip(table.get(key.1.key))
                     .map(|(a, b)| [a.colored_side(), b.colored_side()]);
-                (&mut pair.color, sides)
-            }));
+                wide.rebuild_kept_one(&mut pair.color, sides);
+            });
         }
         let mut pass = Pass {
             events,
@@ -131,7 +132,7 @@ impl World {
                 _ => false,
             };
             if !overlap {
-                // A quiet pair is not touching: its box stays closed.
+                // A quiet pair is not touching: its state stays unread.
                 if !is_quiet(*quiet) && pair.touching {
                     pass.events
                         .push(ended_event(key, pair.sensor, pass.colliders));

@@ -143,7 +143,7 @@ impl Pass<'_> {
             self.touching_bodies[self.touching_count] = (a.body, b.body);
             self.touching_count += 1;
         }
-        // The pair's constraint, while its box is in cache: solid, with
+        // The pair's constraint, while its state is in cache: solid, with
         // a manifold, and some body simulated.
         let ContactPair {
             manifold,

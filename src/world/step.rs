@@ -59,7 +59,7 @@ pub(crate) struct ContactPair {
     /// trees move little. Not state: the answers are those of a fresh
     /// descent, so snapshots skip it and equality ignores it. Out of line
     /// and made on first use, so that the pairs of other shapes stay small
-    /// (a pair's hot fields in few cache lines); a pooled box keeps it.
+    /// (a pair's hot fields in few cache lines); a free state keeps it.
     #[cfg_attr(feature = "serde", serde(skip))]
     pub tree_cache: Option<Box<TreePairCache>>,
 }
@@ -99,7 +99,7 @@ impl ContactPair {
         self.sensor = sensor;
         self.color = NO_COLOR;
         self.lane = LaneRef::NONE;
-        // The box may have served another pair: its candidates are not ours.
+        // The state may have served another pair: its candidates are not ours.
         if let Some(cache) = &mut self.tree_cache {
             cache.clear();
         }

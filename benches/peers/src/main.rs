@@ -149,6 +149,11 @@ enum Cmd {
         /// `pit` only: its number of balls.
         #[arg(long, default_value_t = 32_000)]
         bodies: usize,
+        /// Fragment the heap first, as a long-running process's is: two
+        /// million small allocations of 16 to 215 bytes, two in three of
+        /// them freed again, the rest kept for the whole run.
+        #[arg(long)]
+        fragment_heap: bool,
     },
 }
 
@@ -160,6 +165,21 @@ enum TimedScene {
     /// A scaling row's pit of `--bodies` balls, laid out and sleeping as
     /// `--scaling-layout` and `--scaling-sleeping` say (given before `time`).
     Pit,
+}
+
+/// Allocations that leave the heap fragmented (see `time --fragment-heap`):
+/// the survivors, to keep until the runs end.
+fn fragmented_heap() -> Vec<Box<[u8]>> {
+    let mut rng = rng::SplitMix64::new(SEED);
+    let mut kept: Vec<Box<[u8]>> = (0..2_000_000)
+        .map(|_| vec![1u8; 16 + (rng.next_u64() % 200) as usize].into_boxed_slice())
+        .collect();
+    let mut count = 0;
+    kept.retain(|_| {
+        count += 1;
+        count % 3 == 0
+    });
+    kept
 }
 
 fn layout_of(name: LayoutName) -> Layout {
@@ -196,8 +216,11 @@ fn main() {
         seed,
         stages,
         bodies,
+        fragment_heap,
     }) = cli.command
     {
+        // Kept until the runs are over.
+        let _fragments = fragment_heap.then(fragmented_heap);
         let pit = layout_of(cli.scaling_layout);
         let scene = timed_scene(scene, pit, cli.scaling_sleeping, bodies, seed);
         let plan = Plan::full(runs.max(1), false, Layout::Wide, seed);

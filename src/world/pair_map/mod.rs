@@ -31,24 +31,31 @@
 //! only in [`PairMap::merge`] (and [`PairMap::rekey`]), never in the
 //! narrowphase's pass or between it and the write-back.
 //!
-//! Each pair's state is boxed, so moving a slot moves 40 bytes, never the
-//! state. Boxes of dropped pairs wait in a pool and are reused by new
-//! pairs; the pool is topped up with some slack when it runs dry, so once
-//! the scene's pair count has been reached nothing is allocated. After a
-//! burst of pairs has gone (a pile blown apart, a level cleared), a pool
-//! holding more than [`POOL_SLACK`] times the live pairs (plus
-//! [`POOL_FLOOR`]) gives back all but the slack a top-up would add; a
-//! steady scene's pool stays far below that, so boxes are not freed and
-//! made again step after step.
+//! **States.** The pairs' states live in one vector, the *arena*, and a
+//! slot names its pair's state by index, so moving a slot moves 40 bytes,
+//! never the state. One vector rather than a box per pair: however
+//! fragmented the process's heap is (a long-running game, another engine
+//! run before in the same process), the states lie side by side, and the
+//! narrowphase's walk reads them as a stream. (Boxed, the 32,000-ball
+//! pit's step took more than twice as long once the heap had been
+//! fragmented by two million small allocations.) States of dropped pairs
+//! stay in the arena, free, their indices in a pool, and are reused by new
+//! pairs; the arena is grown with some slack when the pool runs dry, so
+//! once the scene's pair count has been reached nothing is allocated.
+//! After a burst of pairs has gone (a pile blown apart, a level cleared),
+//! a pool holding more than [`POOL_SLACK`] times the live pairs (plus
+//! [`POOL_FLOOR`]) is cut back to the slack a growth would add and the
+//! arena shrunk to match; a steady scene's pool stays far below that, so
+//! states are not dropped and made again step after step.
 //!
-//! Boxes are handed out in no particular order, so after enough pairs have
-//! come and gone, neighbours in key order live far apart in memory and the
-//! narrowphase's walk over them misses the cache at every pair. The pass
-//! counts how often a kept box lies below the one before it; when that
-//! happens for more than one pair in [`REPACK_DESCENTS`], the boxes change
-//! places (their states do not) so that their addresses rise with the keys
-//! again. Nothing else sees the change: only where each state lives moves,
-//! never which key it belongs to.
+//! Free states are handed out in no particular order, so after enough
+//! pairs have come and gone, neighbours in key order lie far apart in the
+//! arena and the narrowphase's walk over them misses the cache at every
+//! pair. The pass counts how often a kept state lies below the one before
+//! it; when that happens for more than one pair in [`REPACK_DESCENTS`],
+//! the states change places so that their indices rise with the keys
+//! again, the live ones first. Nothing else sees the change: only where
+//! each state lives moves, never which key it belongs to.
 //!
 //! A pair of two circle trees also keeps a boxed tree cache in its state,
 //! which the narrowphase reads on every visit; those boxes scatter the same
@@ -59,20 +66,21 @@
 //! same world, so the pair order is that of the two collider keys.
 //!
 //! Each pair's impulses of the last step (by feature id, for warm starting)
-//! live beside its key, not in its box: the solver writes them back in pair
-//! order into one dense array, without opening the boxes again.
+//! live beside its key, not in its state: the solver writes them back in
+//! pair order into one dense array, without opening the states again.
 //!
 //! Each slot also carries a *quiet threshold* beside its key (not in its
-//! box): a pair the narrowphase found apart and may pass over while the
+//! state): a pair the narrowphase found apart and may pass over while the
 //! motion readings of its two colliders sum to no more than this (see
 //! `narrowphase.rs`); `-∞` ([`NOT_QUIET`]) for every other pair, for
 //! every new pair and for every pair of a map built from a list
 //! (`FromIterator`); a rebuild keeps each pair's.
 //!
 //! **No prefetching.** The pass reads the slots, marks, thresholds and
-//! impulses in order and each live pair's box in address order (see the
-//! re-packing below), which the processor's own prefetcher follows;
-//! hints for the boxes and collider entries a few pairs ahead, once
+//! impulses in order and each live pair's state in arena order (see the
+//! re-packing above), which the processor's own prefetcher follows;
+//! hints for the pairs' states (boxed then) and collider entries a few
+//! pairs ahead, once
 //! issued for every pair, made the ball pit's narrowphase 11% slower and
 //! the 32,000-ball pit's step no faster.
 //!
@@ -101,8 +109,12 @@ use crate::query::tree::TreePairCache;
 /// A pair of colliders, the smaller handle first.
 pub(crate) type PairKey = (ColliderHandle, ColliderHandle);
 
-/// A slot: a key and its pair's box, or a free slot (`None`, with a stale key).
-type Slot = (PairKey, Option<Box<ContactPair>>);
+/// A slot: a key and the arena index of its pair's state, or a free slot
+/// ([`FREE`], with a stale key).
+type Slot = (PairKey, u32);
+
+/// The state index of a free slot.
+const FREE: u32 = u32::MAX;
 
 /// A pair key as one integer ordered like the key (both handles of one world).
 #[inline]
@@ -125,24 +137,22 @@ pub(crate) struct PairMap {
     rest: Vec<u64>,
     /// Live slots.
     live: usize,
-    /// Boxes of dropped pairs, reused by new ones (capacity for every box
-    /// made). Boxed on purpose: a reused box is moved into a slot as is.
-    #[allow(clippy::vec_box)]
-    pool: Vec<Box<ContactPair>>,
+    /// The arena: every state, named by the live slots or free (in `pool`).
+    states: Vec<ContactPair>,
+    /// Indices of the free states, reused by new pairs (the next one
+    /// handed out last; capacity for every state).
+    pool: Vec<u32>,
     /// New pairs being merged, sorted: (key, sensor); reused.
     incoming: Vec<(PairKey, bool)>,
-    /// Boxes made by `fresh` (in slots or the pool).
-    boxes: usize,
     /// Room for a rebuild (empty between rebuilds).
     spare: Vec<Slot>,
     spare_orders: Vec<u128>,
     spare_quiet: Vec<f64>,
     spare_impulses: Vec<Impulses>,
-    /// Room for [`PairMap::repack`]: (box address, position); reused.
-    by_address: Vec<(usize, u32)>,
-    /// Room for [`PairMap::repack`]: the live slots in order; reused (and
-    /// by [`PairMap::repack_tree_caches`] for the caches' owners).
-    live_slots: Vec<u32>,
+    /// Room for [`PairMap::repack`]: each state's new index; reused.
+    moves: Vec<u32>,
+    /// Room for [`PairMap::repack_tree_caches`]: the caches' owners; reused.
+    owners: Vec<u32>,
     /// Room for [`PairMap::repack_tree_caches`]: the caches' boxes and
     /// their contents; reused.
     #[allow(clippy::vec_box)]
@@ -174,11 +184,11 @@ pub(crate) fn is_quiet(threshold: f64) -> bool {
     threshold > NOT_QUIET
 }
 
-/// The boxes are re-packed in key order once more than one kept pair in
-/// this many has its box below the one before it (see the module docs).
+/// The states are re-packed in key order once more than one kept pair in
+/// this many has its state below the one before it (see the module docs).
 const REPACK_DESCENTS: usize = 16;
 
-/// Maps with fewer pairs than this are never re-packed: their boxes stay
+/// Maps with fewer pairs than this are never re-packed: their states stay
 /// in cache wherever they are.
 const REPACK_MIN_PAIRS: usize = 4096;
 
@@ -186,14 +196,14 @@ const REPACK_MIN_PAIRS: usize = 4096;
 /// pairs, plus [`POOL_FLOOR`] (see the module docs).
 const POOL_SLACK: usize = 2;
 
-/// Pooled boxes a map may keep whatever its live pairs.
+/// Free states a map may keep whatever its live pairs.
 const POOL_FLOOR: usize = 1024;
 
-/// Boxes the pool is topped up with when it runs dry with `boxes` made
-/// (a quarter, as a vector grows), and what a trim leaves it for `boxes`
-/// live pairs.
-fn top_up(boxes: usize) -> usize {
-    boxes / 4 + 8
+/// Free states the arena grows by when the pool runs dry with `states`
+/// made (a quarter, as a vector grows), and what a trim leaves the pool
+/// for `states` live pairs.
+fn top_up(states: usize) -> usize {
+    states / 4 + 8
 }
 
 /// A rebuild leaves one free slot after every this many live ones.
@@ -222,31 +232,38 @@ fn local_merge_limit(slots: usize) -> usize {
     LOCAL_MERGE_LIMIT.max(slots / SPREAD)
 }
 
-/// Where a pair's state lives: only compared, never turned back into a pointer.
-#[inline]
-fn address(pair: &ContactPair) -> usize {
-    std::ptr::from_ref(pair) as usize
-}
-
 impl Clone for PairMap {
+    /// The live states only, in key order (no free ones).
     fn clone(&self) -> Self {
+        let mut states = Vec::with_capacity(self.live);
+        let slots = self
+            .slots
+            .iter()
+            .map(|&(key, state)| match self.states.get(state as usize) {
+                Some(pair) => {
+                    states.push(pair.clone());
+                    (key, (states.len() - 1) as u32)
+                }
+                None => (key, FREE),
+            })
+            .collect();
         PairMap {
-            slots: self.slots.clone(),
+            slots,
             orders: self.orders.clone(),
             quiet: self.quiet.clone(),
             impulses: self.impulses.clone(),
             // The caller's epochs belong to the original.
             rest: vec![NO_EPOCH; self.slots.len()],
             live: self.live,
+            states,
             pool: Vec::new(),
             incoming: Vec::new(),
-            boxes: self.live,
             spare: Vec::new(),
             spare_orders: Vec::new(),
             spare_quiet: Vec::new(),
             spare_impulses: Vec::new(),
-            by_address: Vec::new(),
-            live_slots: Vec::new(),
+            moves: Vec::new(),
+            owners: Vec::new(),
             cache_boxes: Vec::new(),
             cache_contents: Vec::new(),
         }
@@ -261,29 +278,39 @@ impl PairMap {
 
     /// Pairs in key order.
     pub fn iter(&self) -> impl Iterator<Item = (&PairKey, &ContactPair)> {
+        let states = &self.states;
         self.slots
             .iter()
-            .filter_map(|(key, pair)| pair.as_deref().map(|pair| (key, pair)))
+            .filter_map(|(key, state)| states.get(*state as usize).map(|pair| (key, pair)))
     }
 
     /// Pairs in key order, with their impulses.
     pub fn iter_with_impulses(&self) -> impl Iterator<Item = (&PairKey, &ContactPair, &Impulses)> {
+        let states = &self.states;
         self.slots
             .iter()
             .zip(&self.impulses)
-            .filter_map(|((key, pair), impulses)| pair.as_deref().map(|pair| (key, pair, impulses)))
+            .filter_map(|((key, state), impulses)| {
+                states
+                    .get(*state as usize)
+                    .map(|pair| (key, pair, impulses))
+            })
     }
 
-    /// Pairs in key order, their states to change in place.
-    pub fn iter_mut(&mut self) -> impl Iterator<Item = (&PairKey, &mut ContactPair)> {
-        self.slots
-            .iter_mut()
-            .filter_map(|(key, pair)| pair.as_deref_mut().map(|pair| (&*key, pair)))
+    /// Calls `each` with every pair in key order, its state to change in
+    /// place.
+    pub fn for_each_mut(&mut self, mut each: impl FnMut(&PairKey, &mut ContactPair)) {
+        let states = &mut self.states;
+        for (key, state) in &self.slots {
+            if let Some(pair) = states.get_mut(*state as usize) {
+                each(key, pair);
+            }
+        }
     }
 
     /// The pairs' states in key order.
     pub fn values(&self) -> impl Iterator<Item = &ContactPair> {
-        self.slots.iter().filter_map(|(_, pair)| pair.as_deref())
+        self.iter().map(|(_, pair)| pair)
     }
 
     /// The slot of `key` (`Ok`), or where it belongs (`Err`): the first
@@ -302,7 +329,7 @@ impl PairMap {
     /// The pair with this key.
     pub fn get(&self, key: &PairKey) -> Option<&ContactPair> {
         let slot = self.search(key).ok()?;
-        self.slots[slot].1.as_deref()
+        self.states.get(self.slots[slot].1 as usize)
     }
 
     /// The impulses of the pair in slot `index` (as handed out by
@@ -325,17 +352,17 @@ impl PairMap {
 
     /// [`Self::retain`] that also hands `keep` each pair's slot index (which
     /// stays the pair's until the next [`Self::merge`]), its quiet threshold
-    /// and its impulses. The pair's box is only read when `keep`
-    /// dereferences it. A dropped pair's slot is left free: no pair moves.
+    /// and its impulses. The pair's state is only read when `keep` reads
+    /// it. A dropped pair's slot is left free: no pair moves.
     ///
     /// With an `epoch` (never [`NO_EPOCH`]), a pair `keep` answered
     /// [`Visit::Rest`] at that same epoch is passed over: neither it nor
-    /// its box is read again until the epoch changes. Without one, every
+    /// its state is read again until the epoch changes. Without one, every
     /// live pair is visited and no mark is written.
     pub fn retain_quiet(
         &mut self,
         epoch: Option<u64>,
-        mut keep: impl FnMut(usize, &PairKey, &mut f64, &mut Box<ContactPair>, &mut Impulses) -> Visit,
+        mut keep: impl FnMut(usize, &PairKey, &mut f64, &mut ContactPair, &mut Impulses) -> Visit,
     ) {
         let PairMap {
             slots,
@@ -343,6 +370,7 @@ impl PairMap {
             quiet,
             impulses,
             rest,
+            states,
             pool,
             live,
             ..
@@ -360,13 +388,13 @@ impl PairMap {
             }
             let index = next;
             next += 1;
-            let (key, entry) = &mut slots[index];
-            let Some(pair) = entry else {
+            let (key, state) = &mut slots[index];
+            let Some(pair) = states.get_mut(*state as usize) else {
                 continue;
             };
             let visit = keep(index, key, &mut quiet[index], pair, &mut impulses[index]);
+            let here = *state as usize;
             if visit != Visit::Drop {
-                let here = address(pair);
                 descents += usize::from(here < last);
                 last = here;
                 if visit == Visit::Rest
@@ -374,9 +402,10 @@ impl PairMap {
                 {
                     rest[index] = e;
                 }
-            } else if let Some(pair) = entry.take() {
-                // The pool has room for every box ever made: no allocation.
-                pool.push(pair);
+            } else {
+                // The pool has room for every state: no allocation.
+                pool.push(*state);
+                *state = FREE;
                 *live -= 1;
                 rest[index] = NO_EPOCH;
                 let before = index.checked_sub(1).map_or(0, |i| orders[i]);
@@ -389,20 +418,26 @@ impl PairMap {
         self.trim_pool();
     }
 
-    /// Gives back the pooled boxes beyond the slack `fresh` tops up with,
-    /// once the pool holds more than [`POOL_SLACK`] times the live pairs
-    /// plus [`POOL_FLOOR`]. The freed boxes go back to the allocator, and
-    /// the pool's own buffer shrinks to room for every box left.
+    /// Drops the free states beyond the slack `fresh` grows by, once the
+    /// pool holds more than [`POOL_SLACK`] times the live pairs plus
+    /// [`POOL_FLOOR`]: a re-pack puts the live states first, and the arena
+    /// is cut after the slack and gives its memory back, as do the buffers
+    /// sized by it.
     fn trim_pool(&mut self) {
         if self.pool.len() <= POOL_SLACK * self.live + POOL_FLOOR {
             return;
         }
-        // After a re-pack the pool's last boxes are the highest in memory.
+        self.repack();
+        // The pool holds `live..states.len()`, the highest first.
         let keep = top_up(self.live);
-        let freed = self.pool.len() - keep;
-        self.pool.truncate(keep);
-        self.boxes = self.boxes.saturating_sub(freed);
-        self.pool.shrink_to(self.boxes);
+        let cut = self.pool.len() - keep;
+        self.pool.drain(..cut);
+        self.states.truncate(self.live + keep);
+        self.states.shrink_to_fit();
+        let states = self.states.len();
+        self.pool.shrink_to(states);
+        self.moves.shrink_to(states);
+        self.owners.shrink_to(states);
     }
 
     /// Live pairs whose rest mark is `epoch`.
@@ -411,7 +446,7 @@ impl PairMap {
         self.slots
             .iter()
             .zip(&self.rest)
-            .filter(|((_, pair), mark)| pair.is_some() && **mark == epoch)
+            .filter(|((_, state), mark)| *state != FREE && **mark == epoch)
             .count()
     }
 
@@ -421,7 +456,7 @@ impl PairMap {
         self.slots
             .iter()
             .zip(&self.quiet)
-            .filter(|((_, pair), threshold)| pair.is_some() && is_quiet(**threshold))
+            .filter(|((_, state), threshold)| *state != FREE && is_quiet(**threshold))
             .count()
     }
 
@@ -431,30 +466,36 @@ impl PairMap {
         self.quiet.fill(NOT_QUIET);
     }
 
-    /// A fresh pair's box, from the pool when it has one.
-    fn fresh(&mut self, sensor: bool) -> Box<ContactPair> {
+    /// A fresh pair's state index, from the pool when it has one.
+    fn fresh(&mut self, sensor: bool) -> u32 {
         if self.pool.is_empty() {
-            // Top up with slack (a quarter of the boxes), as a vector grows,
+            // Grow with slack (a quarter of the states), as a vector grows,
             // so a slowly growing pair count does not allocate every step;
-            // the pool gets room for every box there is.
-            let extra = top_up(self.boxes);
-            self.boxes += extra;
-            self.pool.reserve(self.boxes);
-            if self.boxes >= REPACK_MIN_PAIRS {
-                // `by_address` and `live_slots` are empty between re-packs:
-                // room for every box.
-                self.by_address.reserve(self.boxes);
-                self.live_slots.reserve(self.boxes);
-            }
-            self.pool
-                .extend((0..extra).map(|_| Box::new(ContactPair::new(false))));
+            // the pool gets room for every state there is, and so do the
+            // buffers of the re-packs (empty between them).
+            let made = self.states.len();
+            let extra = top_up(made);
+            let states = made + extra;
+            self.states.reserve_exact(extra);
+            self.pool.reserve(states);
+            self.moves.reserve(states);
+            self.owners.reserve(states);
+            self.states
+                .extend((0..extra).map(|_| ContactPair::new(false)));
+            // The lowest index is handed out first.
+            self.pool.extend((made..states).rev().map(|i| i as u32));
         }
-        let mut pair = self
-            .pool
-            .pop()
-            .unwrap_or_else(|| Box::new(ContactPair::new(false)));
-        pair.reset(sensor);
-        pair
+        let state = match self.pool.pop() {
+            Some(state) => state,
+            None => {
+                self.states.push(ContactPair::new(false));
+                (self.states.len() - 1) as u32
+            }
+        };
+        if let Some(pair) = self.states.get_mut(state as usize) {
+            pair.reset(sensor);
+        }
+        state
     }
 
     /// Adds the pairs of `new` (key, sensor) whose keys are not here yet;
@@ -495,7 +536,7 @@ impl PairMap {
             Err(at) => at,
         };
         let len = self.slots.len();
-        let free = |slot: usize| self.slots[slot].1.is_none();
+        let free = |slot: usize| self.slots[slot].1 == FREE;
         let slot = if at < len && free(at) {
             at
         } else if at > 0 && free(at - 1) {
@@ -514,8 +555,8 @@ impl PairMap {
                 (None, None) => return false,
             }
         };
-        let pair = self.fresh(sensor);
-        self.slots[slot] = (key, Some(pair));
+        let state = self.fresh(sensor);
+        self.slots[slot] = (key, state);
         self.quiet[slot] = NOT_QUIET;
         self.impulses[slot].clear();
         self.rest[slot] = NO_EPOCH;
@@ -551,8 +592,8 @@ impl PairMap {
     /// map is rebuilt after (free slots hold stale keys whose orders would
     /// no longer fit between the new ones).
     pub fn rekey(&mut self, mut rekey: impl FnMut(PairKey) -> PairKey) {
-        for ((key, pair), order) in self.slots.iter_mut().zip(&mut self.orders) {
-            if pair.is_some() {
+        for ((key, state), order) in self.slots.iter_mut().zip(&mut self.orders) {
+            if *state != FREE {
                 *key = rekey(*key);
                 *order = pair_order(key);
             }
@@ -579,7 +620,7 @@ fn resting_run(marks: &[u64], epoch: u64) -> usize {
 fn set_free_orders(slots: &[Slot], orders: &mut [u128], slot: usize, order: u128) {
     orders[slot] = order;
     for next in slot + 1..slots.len() {
-        if slots[next].1.is_some() {
+        if slots[next].1 != FREE {
             break;
         }
         orders[next] = order;
@@ -588,10 +629,7 @@ fn set_free_orders(slots: &[Slot], orders: &mut [u128], slot: usize, order: u128
 
 impl FromIterator<(PairKey, ContactPair, Impulses)> for PairMap {
     fn from_iter<I: IntoIterator<Item = (PairKey, ContactPair, Impulses)>>(iter: I) -> Self {
-        let mut pairs: Vec<(PairKey, Box<ContactPair>, Impulses)> = iter
-            .into_iter()
-            .map(|(key, pair, impulses)| (key, Box::new(pair), impulses))
-            .collect();
+        let mut pairs: Vec<(PairKey, ContactPair, Impulses)> = iter.into_iter().collect();
         pairs.sort_by_key(|entry| entry.0);
         pairs.dedup_by(|later, earlier| later.0 == earlier.0);
         let mut map = PairMap {
@@ -599,11 +637,11 @@ impl FromIterator<(PairKey, ContactPair, Impulses)> for PairMap {
             quiet: vec![NOT_QUIET; pairs.len()],
             rest: vec![NO_EPOCH; pairs.len()],
             live: pairs.len(),
-            boxes: pairs.len(),
             ..PairMap::default()
         };
         for (key, pair, impulses) in pairs {
-            map.slots.push((key, Some(pair)));
+            map.slots.push((key, map.states.len() as u32));
+            map.states.push(pair);
             map.impulses.push(impulses);
         }
         map

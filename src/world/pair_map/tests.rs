@@ -16,8 +16,19 @@ fn handles(count: usize) -> Vec<ColliderHandle> {
 
 /// The slot invariants of the module docs: parallel vectors, each live
 /// slot's order its key's and above the slot's before it, each free slot's
-/// that of the slot before it (0 first), and the live count.
+/// that of the slot before it (0 first), and the live count; and every
+/// state of the arena named once, by a live slot or by the pool.
 fn check_slots(map: &PairMap) {
+    let mut named = vec![0; map.states.len()];
+    for &state in map.slots.iter().map(|(_, s)| s).chain(&map.pool) {
+        if state != FREE {
+            named[state as usize] += 1;
+        }
+    }
+    assert!(
+        named.iter().all(|&n| n == 1),
+        "a state named twice or never"
+    );
     let slots = map.slots.len();
     assert_eq!(map.orders.len(), slots);
     assert_eq!(map.quiet.len(), slots);
@@ -27,7 +38,7 @@ fn check_slots(map: &PairMap) {
         if index > 0 {
             assert!(order >= map.orders[index - 1], "slot {index}: order falls");
         }
-        if pair.is_some() {
+        if *pair != FREE {
             live += 1;
             assert_eq!(order, pair_order(key), "slot {index}");
             if index > 0 {
@@ -49,7 +60,7 @@ fn slot_of(map: &PairMap) -> std::collections::BTreeMap<PairKey, usize> {
     map.slots
         .iter()
         .enumerate()
-        .filter(|(_, (_, pair))| pair.is_some())
+        .filter(|(_, (_, state))| *state != FREE)
         .map(|(slot, (key, _))| (*key, slot))
         .collect()
 }
@@ -267,7 +278,7 @@ fn merges_and_drops_match_a_sorted_set() {
 }
 
 #[test]
-fn repacking_orders_the_boxes_and_keeps_each_state_with_its_key() {
+fn repacking_orders_the_states_and_keeps_each_with_its_key() {
     // Enough pairs to be re-packed; each state names its key by its
     // manifold normal, and every check reads it back after the moves.
     let handles = handles(130);
@@ -280,15 +291,23 @@ fn repacking_orders_the_boxes_and_keeps_each_state_with_its_key() {
         });
     };
     let check = |map: &PairMap, labelled: usize| {
-        let addresses: Vec<usize> = map.values().map(address).collect();
+        check_slots(map);
+        // The live states first, in key order; the pool hands out the
+        // lowest free one next.
+        let indices: Vec<u32> = map
+            .slots
+            .iter()
+            .map(|(_, state)| *state)
+            .filter(|&state| state != FREE)
+            .collect();
         assert!(
-            addresses.windows(2).all(|w| w[0] < w[1]),
-            "boxes out of order"
+            indices.iter().enumerate().all(|(i, &s)| s as usize == i),
+            "states out of order"
         );
-        let lowest_free = map.pool.iter().map(|b| address(b)).min();
-        if let (Some(&last), Some(free)) = (addresses.last(), lowest_free) {
-            assert!(last < free, "a pooled box lies below a used one");
-        }
+        assert_eq!(
+            map.pool.last().copied(),
+            (!map.pool.is_empty()).then_some(map.len() as u32)
+        );
         let mut seen = 0;
         for (key, pair) in map.iter() {
             if let Some(manifold) = &pair.manifold {
@@ -308,7 +327,6 @@ fn repacking_orders_the_boxes_and_keeps_each_state_with_its_key() {
         new
     };
     let mut map = PairMap::default();
-    // Boxes come from the pool last-in first-out: mostly falling addresses.
     map.merge(&mut keys(0, 60));
     let first = map.len();
     assert!(first >= REPACK_MIN_PAIRS);
@@ -316,8 +334,10 @@ fn repacking_orders_the_boxes_and_keeps_each_state_with_its_key() {
         label(key, pair);
         true
     });
+    // A map built in one batch is in order already.
     check(&map, first);
-    // Drop a third, take new pairs from the pool among the old ones.
+    // Drop a third, take new pairs from the pool among the old ones: they
+    // get the states the dropped pairs left, far from their neighbours.
     map.retain(|key, _| at(key.1) % 3 != 0);
     let mut new = keys(60, 100);
     let added = new.len();
@@ -372,13 +392,14 @@ fn the_pool_gives_back_a_bursts_boxes_and_keeps_a_steady_scenes() {
     check_slots(&map);
     let live = map.len();
     assert_eq!(live, (0..10).map(|i| 119 - i).sum::<usize>());
-    // Without the trim the pool would hold every dropped box.
+    // Without the trim the pool would hold every dropped state.
     assert_eq!(map.pool.len(), top_up(live));
-    assert_eq!(map.boxes, live + map.pool.len());
-    assert!(map.pool.capacity() >= map.boxes);
+    assert_eq!(map.states.len(), live + map.pool.len());
+    assert!(map.states.capacity() < burst);
+    assert!(map.pool.capacity() >= map.states.len());
     // A steady scene: the same hundred pairs come and go every step. The
-    // pool serves them without trimming or making boxes.
-    let (pooled, boxes) = (map.pool.len(), map.boxes);
+    // pool serves them without trimming or making states.
+    let (pooled, states) = (map.pool.len(), map.states.len());
     for round in 0..20 {
         let mut again = all_pairs(&handles, 10, 12);
         again.truncate(100);
@@ -387,8 +408,8 @@ fn the_pool_gives_back_a_bursts_boxes_and_keeps_a_steady_scenes() {
         check_slots(&map);
         assert_eq!(map.len(), live, "round {round}");
         assert_eq!(
-            (map.pool.len(), map.boxes),
-            (pooled, boxes),
+            (map.pool.len(), map.states.len()),
+            (pooled, states),
             "round {round}"
         );
     }
@@ -426,7 +447,8 @@ fn repacking_the_tree_caches_orders_them_and_keeps_each_with_its_pair() {
         let mut labels: Vec<u64> = map
             .pool
             .iter()
-            .filter_map(|pair| pair.tree_cache.as_ref().map(|c| c.descents()))
+            .filter_map(|&state| map.states[state as usize].tree_cache.as_ref())
+            .map(|cache| cache.descents())
             .collect();
         labels.sort_unstable();
         labels
@@ -461,7 +483,7 @@ fn repacking_the_tree_caches_orders_them_and_keeps_each_with_its_pair() {
     assert!(
         map.pool
             .iter()
-            .filter_map(|pair| cache_address(pair))
+            .filter_map(|&state| cache_address(&map.states[state as usize]))
             .all(|a| a > last)
     );
     // Enough caches met falling to ask for the re-pack, and none after.

@@ -49,14 +49,15 @@ impl CacheOrder {
 
 impl PairMap {
     /// Gives the tree caches of the live pairs (in key order), then those
-    /// of the pooled states, the boxes they hold in rising address order;
+    /// of the free states, the boxes they hold in rising address order;
     /// each cache's contents stay with its pair. Nothing is allocated
     /// once the map's spare vectors have grown to the caches there are.
     pub fn repack_tree_caches(&mut self) {
         let PairMap {
             slots,
+            states,
             pool,
-            live_slots: owners,
+            owners,
             cache_boxes: boxes,
             cache_contents: contents,
             ..
@@ -64,36 +65,28 @@ impl PairMap {
         owners.clear();
         boxes.clear();
         contents.clear();
-        // Positions: slot indices, then `slots.len()` plus pool indices.
-        let live = slots.len();
-        let states = slots
-            .iter_mut()
-            .enumerate()
-            .filter_map(|(slot, (_, pair))| pair.as_deref_mut().map(|pair| (slot, pair)))
-            .chain(
-                pool.iter_mut()
-                    .enumerate()
-                    .map(|(pooled, pair)| (live + pooled, &mut **pair)),
-            );
-        for (position, state) in states {
-            if let Some(mut cache) = state.tree_cache.take() {
+        let order = slots
+            .iter()
+            .map(|(_, state)| *state)
+            .filter(|&state| state != super::FREE)
+            .chain(pool.iter().rev().copied());
+        for state in order {
+            if let Some(mut cache) = states
+                .get_mut(state as usize)
+                .and_then(|pair| pair.tree_cache.take())
+            {
                 contents.push(std::mem::take(&mut *cache));
                 boxes.push(cache);
-                owners.push(position as u32);
+                owners.push(state);
             }
         }
         boxes.sort_unstable_by_key(|cache| std::ptr::from_ref(&**cache) as usize);
         for (cache, content) in boxes.iter_mut().zip(contents.drain(..)) {
             **cache = content;
         }
-        for (&position, cache) in owners.iter().zip(boxes.drain(..)) {
-            let position = position as usize;
-            let state = match position.checked_sub(live) {
-                None => slots[position].1.as_deref_mut(),
-                Some(pooled) => pool.get_mut(pooled).map(|pair| &mut **pair),
-            };
-            if let Some(state) = state {
-                state.tree_cache = Some(cache);
+        for (&state, cache) in owners.iter().zip(boxes.drain(..)) {
+            if let Some(pair) = states.get_mut(state as usize) {
+                pair.tree_cache = Some(cache);
             }
         }
         owners.clear();
