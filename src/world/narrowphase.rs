@@ -35,7 +35,7 @@
 use super::clear_boxes::pair_is_clear;
 use super::handles::{ColliderHandle, ColliderKey};
 use super::narrowphase_pass::{Pass, margin};
-use super::pair_map::{CacheOrder, NOT_QUIET, Visit, is_quiet};
+use super::pair_map::{NOT_QUIET, Visit, is_quiet};
 use super::{Collider, Event, World};
 use crate::query::contact::contact_with_margin_into;
 use crate::shape::Shape;
@@ -105,8 +105,7 @@ impl World {
         // Pairs of two bodies at rest are passed over while the table's
         // epoch says none of them woke, unless the islands need them.
         let epoch = (!full_islands).then(|| table.epoch());
-        let mut cache_order = CacheOrder::default();
-        contacts.retain_quiet(epoch, |index, key, quiet, pair, impulses| {
+        contacts.retain_quiet(epoch, |index, key, quiet, pair, impulses, caches| {
             // Stale colliders or bodies have no entry.
             let (Some(a), Some(b)) = (table.get(key.0.key), table.get(key.1.key)) else {
                 // A rebuild took the pair's colour back (gone colliders
@@ -169,8 +168,7 @@ impl World {
                 // written in place; when they are apart, quiet until the
                 // motion says otherwise.
                 (Shape::Tree(tree_a), Shape::Tree(tree_b)) => {
-                    let cache = pair.tree_cache.get_or_insert_with(Box::default);
-                    cache_order.see(&**cache);
+                    let cache = caches.get_or_make(&mut pair.tree_cache);
                     cache.contact_into(
                         tree_a,
                         &a.pose,
@@ -210,10 +208,6 @@ impl World {
             };
             pass.finish(index, key, quiet, quiet_now, pair, impulses, (a, b))
         });
-        // Tree caches met out of order: laid out along the keys again.
-        if cache_order.scattered() {
-            contacts.repack_tree_caches();
-        }
         scratch.touching_count = pass.touching_count;
         scratch.wide.end_kept();
     }

@@ -27,7 +27,7 @@ use crate::dynamics::{
     BodyTurn, ContactSoftness, LaneRef, NO_COLOR, SolverBody, integrate_positions,
 };
 use crate::math::{Real, Rot2, Vec2};
-use crate::query::tree::{LeafContact, TreePairCache};
+use crate::query::tree::LeafContact;
 use crate::query::{FeatureId, Manifold};
 use smallvec::SmallVec;
 
@@ -37,7 +37,7 @@ pub(crate) type Impulses = SmallVec<[(FeatureId, Real, Real); 2]>;
 
 /// A contact pair kept from step to step (its impulses are kept beside it,
 /// see [`Impulses`]).
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct ContactPair {
     /// The latest manifold (None when the boxes overlap but the shapes are apart).
@@ -55,13 +55,34 @@ pub(crate) struct ContactPair {
     /// state (a copy names none).
     #[cfg_attr(feature = "serde", serde(skip))]
     pub lane: LaneRef,
-    /// For two circle trees: the leaf pairs that may touch, reused while the
-    /// trees move little. Not state: the answers are those of a fresh
-    /// descent, so snapshots skip it and equality ignores it. Out of line
-    /// and made on first use, so that the pairs of other shapes stay small
-    /// (a pair's hot fields in few cache lines); a free state keeps it.
-    #[cfg_attr(feature = "serde", serde(skip))]
-    pub tree_cache: Option<Box<TreePairCache>>,
+    /// For two circle trees: the index of its
+    /// [`TreePairCache`](crate::query::tree::TreePairCache) among the pair
+    /// map's (`NO_CACHE`: none), the leaf pairs that may touch, reused
+    /// while the trees move little. Not state: the answers are those of a
+    /// fresh descent, so snapshots skip it, equality ignores it and a copy
+    /// names none. Out of line and made on first use, so that the pairs of
+    /// other shapes stay small (a pair's hot fields in few cache lines); a
+    /// free state keeps it.
+    #[cfg_attr(feature = "serde", serde(skip, default = "no_cache"))]
+    pub tree_cache: u32,
+}
+
+/// The [`ContactPair::tree_cache`] of a pair with no tree cache.
+pub(crate) const NO_CACHE: u32 = u32::MAX;
+
+impl Clone for ContactPair {
+    /// The same state, naming no tree cache (the cache belongs to the
+    /// original's map).
+    fn clone(&self) -> Self {
+        ContactPair {
+            manifold: self.manifold.clone(),
+            touching: self.touching,
+            sensor: self.sensor,
+            color: self.color,
+            lane: self.lane.clone(),
+            tree_cache: NO_CACHE,
+        }
+    }
 }
 
 impl PartialEq for ContactPair {
@@ -79,6 +100,12 @@ fn no_color() -> u8 {
     NO_COLOR
 }
 
+/// A pair read from a snapshot names no tree cache.
+#[cfg(feature = "serde")]
+fn no_cache() -> u32 {
+    NO_CACHE
+}
+
 impl ContactPair {
     /// A new pair: no manifold yet, not touching.
     pub(crate) fn new(sensor: bool) -> Self {
@@ -88,21 +115,18 @@ impl ContactPair {
             sensor,
             color: NO_COLOR,
             lane: LaneRef::NONE,
-            tree_cache: None,
+            tree_cache: NO_CACHE,
         }
     }
 
-    /// Makes this the state of a new pair, keeping its buffers.
+    /// Makes this the state of a new pair, keeping its buffers and its
+    /// tree cache (which the map clears).
     pub(crate) fn reset(&mut self, sensor: bool) {
         self.manifold = None;
         self.touching = false;
         self.sensor = sensor;
         self.color = NO_COLOR;
         self.lane = LaneRef::NONE;
-        // The state may have served another pair: its candidates are not ours.
-        if let Some(cache) = &mut self.tree_cache {
-            cache.clear();
-        }
     }
 }
 

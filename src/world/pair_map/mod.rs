@@ -57,10 +57,10 @@
 //! again, the live ones first. Nothing else sees the change: only where
 //! each state lives moves, never which key it belongs to.
 //!
-//! A pair of two circle trees also keeps a boxed tree cache in its state,
-//! which the narrowphase reads on every visit; those boxes scatter the same
-//! way, and [`PairMap::repack_tree_caches`] orders them along the keys when
-//! the narrowphase finds them out of order (see `tree_caches.rs`).
+//! A pair of two circle trees also names a tree cache, which the
+//! narrowphase reads on every visit; the caches live in an arena of their
+//! own, scatter the same way and are re-packed the same way
+//! ([`PairMap::repack_tree_caches`], see `tree_caches.rs`).
 //!
 //! Keys compare through [`key_order`]: every handle in one map belongs to the
 //! same world, so the pair order is that of the two collider keys.
@@ -100,11 +100,10 @@ mod rebuild;
 mod tests;
 mod tree_caches;
 
-pub(crate) use tree_caches::CacheOrder;
+pub(crate) use tree_caches::TreeCaches;
 
 use super::handles::{ColliderHandle, key_order};
-use super::step::{ContactPair, Impulses};
-use crate::query::tree::TreePairCache;
+use super::step::{ContactPair, Impulses, NO_CACHE};
 
 /// A pair of colliders, the smaller handle first.
 pub(crate) type PairKey = (ColliderHandle, ColliderHandle);
@@ -151,13 +150,11 @@ pub(crate) struct PairMap {
     spare_impulses: Vec<Impulses>,
     /// Room for [`PairMap::repack`]: each state's new index; reused.
     moves: Vec<u32>,
-    /// Room for [`PairMap::repack_tree_caches`]: the caches' owners; reused.
+    /// Room for [`PairMap::repack_tree_caches`]: each cache's new index;
+    /// reused.
     owners: Vec<u32>,
-    /// Room for [`PairMap::repack_tree_caches`]: the caches' boxes and
-    /// their contents; reused.
-    #[allow(clippy::vec_box)]
-    cache_boxes: Vec<Box<TreePairCache>>,
-    cache_contents: Vec<TreePairCache>,
+    /// The tree caches the states name (see `tree_caches.rs`).
+    tree_caches: TreeCaches,
 }
 
 /// The rest mark of a pair not known to be at rest: no epoch is 0.
@@ -264,8 +261,8 @@ impl Clone for PairMap {
             spare_impulses: Vec::new(),
             moves: Vec::new(),
             owners: Vec::new(),
-            cache_boxes: Vec::new(),
-            cache_contents: Vec::new(),
+            // The copies name no cache (see `ContactPair`'s `Clone`).
+            tree_caches: TreeCaches::default(),
         }
     }
 }
@@ -341,7 +338,7 @@ impl PairMap {
 
     /// Keeps the pairs for which `keep` returns true, in order.
     pub fn retain(&mut self, mut keep: impl FnMut(&PairKey, &mut ContactPair) -> bool) {
-        self.retain_quiet(None, |_, key, _, pair, _| {
+        self.retain_quiet(None, |_, key, _, pair, _, _| {
             if keep(key, pair) {
                 Visit::Keep
             } else {
@@ -362,7 +359,14 @@ impl PairMap {
     pub fn retain_quiet(
         &mut self,
         epoch: Option<u64>,
-        mut keep: impl FnMut(usize, &PairKey, &mut f64, &mut ContactPair, &mut Impulses) -> Visit,
+        mut keep: impl FnMut(
+            usize,
+            &PairKey,
+            &mut f64,
+            &mut ContactPair,
+            &mut Impulses,
+            &mut TreeCaches,
+        ) -> Visit,
     ) {
         let PairMap {
             slots,
@@ -373,8 +377,10 @@ impl PairMap {
             states,
             pool,
             live,
+            tree_caches,
             ..
         } = self;
+        tree_caches.start_pass();
         let epoch = epoch.filter(|&e| e != NO_EPOCH);
         let (mut last, mut descents) = (0, 0);
         let mut next = 0;
@@ -392,7 +398,14 @@ impl PairMap {
             let Some(pair) = states.get_mut(*state as usize) else {
                 continue;
             };
-            let visit = keep(index, key, &mut quiet[index], pair, &mut impulses[index]);
+            let visit = keep(
+                index,
+                key,
+                &mut quiet[index],
+                pair,
+                &mut impulses[index],
+                tree_caches,
+            );
             let here = *state as usize;
             if visit != Visit::Drop {
                 descents += usize::from(here < last);
@@ -415,6 +428,9 @@ impl PairMap {
         if self.live >= REPACK_MIN_PAIRS && descents * REPACK_DESCENTS > self.live {
             self.repack();
         }
+        if self.tree_caches.scattered() {
+            self.repack_tree_caches();
+        }
         self.trim_pool();
     }
 
@@ -432,7 +448,10 @@ impl PairMap {
         let keep = top_up(self.live);
         let cut = self.pool.len() - keep;
         self.pool.drain(..cut);
-        self.states.truncate(self.live + keep);
+        for pair in self.states.drain(self.live + keep..) {
+            self.tree_caches.give_back(pair.tree_cache);
+        }
+        self.trim_tree_caches();
         self.states.shrink_to_fit();
         let states = self.states.len();
         self.pool.shrink_to(states);
@@ -494,6 +513,9 @@ impl PairMap {
         };
         if let Some(pair) = self.states.get_mut(state as usize) {
             pair.reset(sensor);
+            // The state may have served another pair: its candidates are
+            // not this one's.
+            self.tree_caches.clear(pair.tree_cache);
         }
         state
     }
@@ -639,7 +661,9 @@ impl FromIterator<(PairKey, ContactPair, Impulses)> for PairMap {
             live: pairs.len(),
             ..PairMap::default()
         };
-        for (key, pair, impulses) in pairs {
+        for (key, mut pair, impulses) in pairs {
+            // A cache of another map's is none of this one's.
+            pair.tree_cache = NO_CACHE;
             map.slots.push((key, map.states.len() as u32));
             map.states.push(pair);
             map.impulses.push(impulses);

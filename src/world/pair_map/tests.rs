@@ -241,7 +241,7 @@ fn merges_and_drops_match_a_sorted_set() {
         // New pairs come with no impulses: give them their marks, through
         // the slot index the pass hands out.
         let mut handed = Vec::new();
-        map.retain_quiet(None, |index, key, _, _, impulses| {
+        map.retain_quiet(None, |index, key, _, _, impulses, _| {
             if impulses.is_empty() {
                 impulses.push((mark(key), 0.0, 0.0));
             }
@@ -380,7 +380,7 @@ fn the_pool_gives_back_a_bursts_boxes_and_keeps_a_steady_scenes() {
     // The burst is over: only the pairs of the first ten colliders stay.
     let first = &handles[..10];
     let drop_burst = |map: &mut PairMap| {
-        map.retain_quiet(None, |_, key, _, _, _| {
+        map.retain_quiet(None, |_, key, _, _, _, _| {
             if first.contains(&key.0) {
                 Visit::Keep
             } else {
@@ -418,36 +418,35 @@ fn the_pool_gives_back_a_bursts_boxes_and_keeps_a_steady_scenes() {
 #[test]
 fn repacking_the_tree_caches_orders_them_and_keeps_each_with_its_pair() {
     use crate::query::tree::TreePairCache;
-    let handles = handles(40);
+    let handles = handles(120);
     let at = |h: ColliderHandle| handles.iter().position(|x| *x == h).unwrap() as u64;
     let mark = |key: &PairKey| at(key.0) * 1000 + at(key.1) + 1;
-    let cache_address = |pair: &ContactPair| pair.tree_cache.as_deref().map(address_of_cache);
     let mut map = PairMap::default();
-    map.merge(&mut all_pairs(&handles, 0, 40));
-    // Caches for two pairs in three, their addresses falling along the keys.
-    let labelled: Vec<PairKey> = map
-        .iter()
-        .map(|(key, _)| *key)
-        .filter(|key| mark(key) % 3 != 0)
-        .collect();
-    let mut boxes: Vec<Box<TreePairCache>> = labelled.iter().map(|_| Box::default()).collect();
-    boxes.sort_unstable_by_key(|cache| std::cmp::Reverse(address_of_cache(cache)));
-    let mut boxes = boxes.into_iter();
-    map.retain(|key, pair| {
+    map.merge(&mut all_pairs(&handles, 0, 120));
+    // Caches for two pairs in three, their indices falling along the keys.
+    let count = map.iter().filter(|(key, _)| mark(key) % 3 != 0).count();
+    let mut next = count as u32;
+    map.for_each_mut(|key, pair| {
         if mark(key) % 3 != 0 {
-            let mut cache = boxes.next().unwrap();
-            *cache = TreePairCache::with_descents(mark(key));
-            pair.tree_cache = Some(cache);
+            next -= 1;
+            pair.tree_cache = next;
         }
-        true
     });
+    map.tree_caches.caches = (0..count).map(|_| TreePairCache::default()).collect();
+    let named: Vec<(PairKey, u32)> = map.iter().map(|(k, p)| (*k, p.tree_cache)).collect();
+    for (key, cache) in named {
+        if cache != NO_CACHE {
+            map.tree_caches.caches[cache as usize] = TreePairCache::with_descents(mark(&key));
+        }
+    }
+    check_slots(&map);
     // Some pairs end: their states keep their caches in the pool.
     map.retain(|key, _| at(key.1) % 7 != 0);
     let pooled = |map: &PairMap| -> Vec<u64> {
         let mut labels: Vec<u64> = map
             .pool
             .iter()
-            .filter_map(|&state| map.states[state as usize].tree_cache.as_ref())
+            .filter_map(|&state| map.tree_caches.get(map.states[state as usize].tree_cache))
             .map(|cache| cache.descents())
             .collect();
         labels.sort_unstable();
@@ -455,48 +454,65 @@ fn repacking_the_tree_caches_orders_them_and_keeps_each_with_its_pair() {
     };
     let before = pooled(&map);
     assert!(!before.is_empty());
-    let mut order = CacheOrder::default();
-    for (_, pair) in map.iter() {
-        if let Some(cache) = &pair.tree_cache {
-            order.see(&**cache);
-        }
-    }
-    let scattered = order.scattered();
-    map.repack_tree_caches();
-    check_slots(&map);
-    // Each live pair's cache is still its own, and they rise along the keys.
-    let mut last = 0;
+    // A pass meets them out of order and re-packs them.
     let mut with_cache = 0;
+    map.retain_quiet(None, |_, _, _, pair, _, caches| {
+        if pair.tree_cache != NO_CACHE {
+            caches.get_or_make(&mut pair.tree_cache);
+            with_cache += 1;
+        }
+        Visit::Keep
+    });
+    assert!(with_cache >= 256);
+    check_slots(&map);
+    // Each live pair's cache is still its own, at the next index along
+    // the keys; the free states' follow, and every cache is named once.
+    let mut next = 0;
     for (key, pair) in map.iter() {
-        let Some(cache) = &pair.tree_cache else {
+        if pair.tree_cache == NO_CACHE {
             assert_eq!(mark(key) % 3, 0, "{key:?} lost its cache");
             continue;
-        };
-        assert_eq!(cache.descents(), mark(key));
-        let here = cache_address(pair).unwrap();
-        assert!(here > last, "caches out of order");
-        last = here;
-        with_cache += 1;
-    }
-    // The pooled states keep theirs, above every live pair's.
-    assert_eq!(pooled(&map), before);
-    assert!(
-        map.pool
-            .iter()
-            .filter_map(|&state| cache_address(&map.states[state as usize]))
-            .all(|a| a > last)
-    );
-    // Enough caches met falling to ask for the re-pack, and none after.
-    assert!(with_cache >= 256 && scattered);
-    let mut order = CacheOrder::default();
-    for (_, pair) in map.iter() {
-        if let Some(cache) = &pair.tree_cache {
-            order.see(&**cache);
         }
+        assert_eq!(pair.tree_cache, next, "caches out of order");
+        assert_eq!(map.tree_caches.get(next).unwrap().descents(), mark(key));
+        next += 1;
     }
-    assert!(!order.scattered());
-}
-
-fn address_of_cache(cache: &crate::query::tree::TreePairCache) -> usize {
-    std::ptr::from_ref(cache) as usize
+    assert_eq!(pooled(&map), before);
+    assert_eq!(next as usize + before.len(), map.tree_caches.len());
+    // Every cache gets candidates; a new pair that takes a pooled state
+    // finds its cache cleared, the others keep theirs.
+    let (tree, _) = crate::shape::TreeBuilder::node(crate::math::vec2(0.0, 0.0), 1.0)
+        .child(crate::shape::TreeBuilder::node(
+            crate::math::vec2(-0.5, 0.0),
+            0.5,
+        ))
+        .child(crate::shape::TreeBuilder::node(
+            crate::math::vec2(0.5, 0.0),
+            0.5,
+        ))
+        .build()
+        .unwrap();
+    let near = crate::math::Pose::from_translation(crate::math::vec2(1.9, 0.0));
+    for cache in &mut map.tree_caches.caches {
+        cache.contact(&tree, &crate::math::Pose::IDENTITY, &tree, &near, 0.02);
+        assert!(cache.candidate_count() > 0);
+    }
+    let key = (handles[0], handles[7]);
+    assert!(map.get(&key).is_none());
+    map.merge(&mut vec![(key, false)]);
+    let reused = map.get(&key).unwrap().tree_cache;
+    assert!(
+        reused != NO_CACHE,
+        "the pool hands out a state with a cache"
+    );
+    for (slot, cache) in map.tree_caches.caches.iter().enumerate() {
+        assert_eq!(cache.candidate_count() == 0, slot as u32 == reused);
+    }
+    check_slots(&map);
+    // The pile is gone but for a few pairs: the trim gives back the states
+    // and the caches beyond the slack, and every cache left is named once.
+    let made = map.tree_caches.len();
+    map.retain(|key, _| key.0 == handles[0]);
+    check_slots(&map);
+    assert!(map.tree_caches.len() < made / 2, "{made} caches kept");
 }
