@@ -32,7 +32,7 @@
 //! narrowphase's pass or between it and the write-back.
 //!
 //! **States.** The pairs' states live in one vector, the *arena*, and a
-//! slot names its pair's state by index, so moving a slot moves 40 bytes,
+//! slot names its pair's state by index, so moving a slot moves 28 bytes,
 //! never the state. One vector rather than a box per pair: however
 //! fragmented the process's heap is (a long-running game, another engine
 //! run before in the same process), the states lie side by side, and the

@@ -128,17 +128,24 @@ impl PairMap {
             next += 1;
         }
         debug_assert_eq!(next as usize, states.len(), "every state named once");
-        // moves[i]: where the state now at `i` belongs.
-        for at in 0..moves.len() {
-            loop {
-                let to = moves[at] as usize;
-                if to == at || to >= moves.len() {
-                    break;
-                }
-                states.swap(at, to);
-                moves.swap(at, to);
-            }
-        }
-        moves.clear();
+        permute(states, moves);
     }
+}
+
+/// Moves each item of `items` to the index `moves` gives for it
+/// (`moves[i]`: where the item now at `i` belongs; a permutation), one
+/// exchange of two items at a time, cycle by cycle; `moves` is left
+/// empty. An index out of range leaves its item where it is.
+pub(super) fn permute<T>(items: &mut [T], moves: &mut Vec<u32>) {
+    for at in 0..moves.len().min(items.len()) {
+        loop {
+            let to = moves[at] as usize;
+            if to == at || to >= items.len() || to >= moves.len() {
+                break;
+            }
+            items.swap(at, to);
+            moves.swap(at, to);
+        }
+    }
+    moves.clear();
 }

@@ -18,6 +18,7 @@
 //! lives moves: every pair keeps its own candidates, so nothing a query
 //! answers changes.
 
+use super::rebuild::permute;
 use super::{FREE, PairMap, REPACK_DESCENTS, top_up};
 use crate::query::tree::TreePairCache;
 
@@ -143,18 +144,7 @@ impl PairMap {
             }
         }
         debug_assert_eq!(next as usize, caches.len(), "every cache named once");
-        // moves[i]: where the cache now at `i` belongs.
-        for at in 0..moves.len() {
-            loop {
-                let to = moves[at] as usize;
-                if to == at || to >= moves.len() {
-                    break;
-                }
-                caches.swap(at, to);
-                moves.swap(at, to);
-            }
-        }
-        moves.clear();
+        permute(caches, moves);
     }
 
     /// Cuts the free caches to the slack a growth adds (a trim, after the
