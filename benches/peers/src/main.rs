@@ -341,6 +341,35 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_fragmented_heap_keeps_one_small_allocation_in_three() {
+        let kept = fragmented_heap();
+        assert_eq!(kept.len(), 2_000_000 / 3);
+        assert!(kept.iter().all(|b| (16..216).contains(&b.len())));
+        // Sizes spread over the whole range, not one size class.
+        let (least, most) = kept.iter().fold((usize::MAX, 0), |(l, m), b| {
+            (l.min(b.len()), m.max(b.len()))
+        });
+        assert!(least < 20 && most > 210, "{least}..{most}");
+        let cli = Cli::try_parse_from([
+            "circlet-peers",
+            "time",
+            "--engine",
+            "circlet",
+            "--scene",
+            "pit",
+            "--fragment-heap",
+        ])
+        .expect("a valid command line");
+        assert!(matches!(
+            cli.command,
+            Some(Cmd::Time {
+                fragment_heap: true,
+                ..
+            })
+        ));
+    }
+
+    #[test]
     fn rapier_recycling_is_on_unless_turned_off() {
         let parse = |args: &[&str]| {
             Cli::try_parse_from(std::iter::once("circlet-peers").chain(args.iter().copied()))
