@@ -148,11 +148,9 @@ pub(crate) struct PairMap {
     spare_orders: Vec<u128>,
     spare_quiet: Vec<f64>,
     spare_impulses: Vec<Impulses>,
-    /// Room for [`PairMap::repack`]: each state's new index; reused.
+    /// Room for [`PairMap::repack`] and [`PairMap::repack_tree_caches`]:
+    /// each item's new index; empty between re-packs.
     moves: Vec<u32>,
-    /// Room for [`PairMap::repack_tree_caches`]: each cache's new index;
-    /// reused.
-    owners: Vec<u32>,
     /// The tree caches the states name (see `tree_caches.rs`).
     tree_caches: TreeCaches,
 }
@@ -260,7 +258,6 @@ impl Clone for PairMap {
             spare_quiet: Vec::new(),
             spare_impulses: Vec::new(),
             moves: Vec::new(),
-            owners: Vec::new(),
             // The copies name no cache (see `ContactPair`'s `Clone`).
             tree_caches: TreeCaches::default(),
         }
@@ -456,7 +453,6 @@ impl PairMap {
         let states = self.states.len();
         self.pool.shrink_to(states);
         self.moves.shrink_to(states);
-        self.owners.shrink_to(states);
     }
 
     /// Live pairs whose rest mark is `epoch`.
@@ -498,7 +494,6 @@ impl PairMap {
             self.states.reserve_exact(extra);
             self.pool.reserve(states);
             self.moves.reserve(states);
-            self.owners.reserve(states);
             self.states
                 .extend((0..extra).map(|_| ContactPair::new(false)));
             // The lowest index is handed out first.

@@ -446,7 +446,11 @@ fn repacking_the_tree_caches_orders_them_and_keeps_each_with_its_pair() {
         let mut labels: Vec<u64> = map
             .pool
             .iter()
-            .filter_map(|&state| map.tree_caches.get(map.states[state as usize].tree_cache))
+            .filter_map(|&state| {
+                map.tree_caches
+                    .caches
+                    .get(map.states[state as usize].tree_cache as usize)
+            })
             .map(|cache| cache.descents())
             .collect();
         labels.sort_unstable();
@@ -474,11 +478,11 @@ fn repacking_the_tree_caches_orders_them_and_keeps_each_with_its_pair() {
             continue;
         }
         assert_eq!(pair.tree_cache, next, "caches out of order");
-        assert_eq!(map.tree_caches.get(next).unwrap().descents(), mark(key));
+        assert_eq!(map.tree_caches.caches[next as usize].descents(), mark(key));
         next += 1;
     }
     assert_eq!(pooled(&map), before);
-    assert_eq!(next as usize + before.len(), map.tree_caches.len());
+    assert_eq!(next as usize + before.len(), map.tree_caches.caches.len());
     // Every cache gets candidates; a new pair that takes a pooled state
     // finds its cache cleared, the others keep theirs.
     let (tree, _) = crate::shape::TreeBuilder::node(crate::math::vec2(0.0, 0.0), 1.0)
@@ -511,8 +515,11 @@ fn repacking_the_tree_caches_orders_them_and_keeps_each_with_its_pair() {
     check_slots(&map);
     // The pile is gone but for a few pairs: the trim gives back the states
     // and the caches beyond the slack, and every cache left is named once.
-    let made = map.tree_caches.len();
+    let made = map.tree_caches.caches.len();
     map.retain(|key, _| key.0 == handles[0]);
     check_slots(&map);
-    assert!(map.tree_caches.len() < made / 2, "{made} caches kept");
+    assert!(
+        map.tree_caches.caches.len() < made / 2,
+        "{made} caches kept"
+    );
 }

@@ -88,32 +88,20 @@ impl TreeCaches {
     pub fn scattered(&self) -> bool {
         self.visits >= REPACK_MIN_VISITS && self.descents * REPACK_DESCENTS > self.visits
     }
-
-    /// Caches made (named by a state or free).
-    #[cfg(test)]
-    pub fn len(&self) -> usize {
-        self.caches.len()
-    }
-
-    /// The cache at `slot`.
-    #[cfg(test)]
-    pub fn get(&self, slot: u32) -> Option<&TreePairCache> {
-        self.caches.get(slot as usize)
-    }
 }
 
 impl PairMap {
     /// Lays the tree caches out in the arena in the key order of the live
     /// pairs that name them, then those of the free states (in the order
     /// the pool hands them out), then the free caches; each pair keeps its
-    /// own. Nothing is allocated once `owners` has grown to the caches.
+    /// own. Nothing is allocated once `moves` has grown to the caches.
     pub fn repack_tree_caches(&mut self) {
         let PairMap {
             slots,
             states,
             pool,
             tree_caches,
-            owners: moves,
+            moves,
             ..
         } = self;
         let TreeCaches { caches, free, .. } = tree_caches;
