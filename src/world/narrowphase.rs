@@ -15,7 +15,9 @@
 //!
 //! Two circle trees go through the pair's [`crate::query::tree::TreePairCache`]: the same
 //! manifold as a fresh descent, from the candidate leaf pairs while the
-//! trees move little.
+//! trees move little. So does a tree and any other shape but a line (a
+//! floor, a wall, a polygon body), from the tree's candidate leaves
+//! ([`crate::query::tree::TreePairCache::contact_shape`]).
 //!
 //! **Quiet pairs.** A pair of two trees or of two discs found apart by
 //! more than the margin and some room (`TreePairCache::quiet_until`,
@@ -193,6 +195,39 @@ impl World {
                     pair.manifold = None;
                     NOT_QUIET
                 }
+                // A tree and another shape (a floor, a wall, a polygon
+                // body): the candidate leaves of the pair's cache, exactly
+                // what the query finds (see `TreePairCache::contact_shape`),
+                // the tree as A and the manifold turned when it is B.
+                (Shape::Tree(tree_a), shape_b) if cached_against(shape_b) => {
+                    let cache = caches.get_or_make(&mut pair.tree_cache);
+                    cache.contact_shape_into(
+                        tree_a,
+                        &a.pose,
+                        shape_b,
+                        &b.pose,
+                        margin,
+                        leaf_contacts,
+                        &mut pair.manifold,
+                    );
+                    NOT_QUIET
+                }
+                (shape_a, Shape::Tree(tree_b)) if cached_against(shape_a) => {
+                    let cache = caches.get_or_make(&mut pair.tree_cache);
+                    cache.contact_shape_into(
+                        tree_b,
+                        &b.pose,
+                        shape_a,
+                        &a.pose,
+                        margin,
+                        leaf_contacts,
+                        &mut pair.manifold,
+                    );
+                    if let Some(manifold) = &mut pair.manifold {
+                        manifold.flip();
+                    }
+                    NOT_QUIET
+                }
                 (shape_a, shape_b) => {
                     contact_with_margin_into(
                         shape_a,
@@ -211,6 +246,14 @@ impl World {
         scratch.touching_count = pass.touching_count;
         scratch.wide.end_kept();
     }
+}
+
+/// The shapes a tree's pair cache takes the other side of: all but
+/// another tree (two trees have their own arm) and a line, which no
+/// contact query collides.
+#[inline]
+fn cached_against(shape: &Shape) -> bool {
+    !matches!(shape, Shape::Tree(_) | Shape::Line(_))
 }
 
 pub(super) fn began_event(

@@ -55,10 +55,11 @@ pub(crate) struct ContactPair {
     /// state (a copy names none).
     #[cfg_attr(feature = "serde", serde(skip))]
     pub lane: LaneRef,
-    /// For two circle trees: the index of its
+    /// For a pair with a circle tree (two trees, or a tree and any shape
+    /// but a line): the index of its
     /// [`TreePairCache`](crate::query::tree::TreePairCache) among the pair
-    /// map's (`NO_CACHE`: none), the leaf pairs that may touch, reused
-    /// while the trees move little. Not state: the answers are those of a
+    /// map's (`NO_CACHE`: none), the leaf pairs (or leaves) that may touch,
+    /// reused while the shapes move little relative to each other. Not state: the answers are those of a
     /// fresh descent, so snapshots skip it, equality ignores it and a copy
     /// names none. Out of line and made on first use, so that the pairs of
     /// other shapes stay small (a pair's hot fields in few cache lines); a

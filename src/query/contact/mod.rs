@@ -186,7 +186,7 @@ impl Manifold {
     }
 
     /// Turns this manifold into [`Manifold::flipped`] in place.
-    fn flip(&mut self) {
+    pub(crate) fn flip(&mut self) {
         self.normal = -self.normal;
         for p in &mut self.points {
             p.id = p.id.flipped();

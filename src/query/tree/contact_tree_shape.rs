@@ -22,18 +22,40 @@ struct Contacts<'a> {
 
 impl Contacts<'_> {
     fn record(&mut self, node: u32, circle: &WorldCircle) {
-        for touch in self.probe.contact(circle, self.margin) {
-            self.found.push(LeafContact {
-                node_a: node,
-                node_b: None,
-                point: touch.point,
-                normal: touch.normal,
-                depth: touch.depth,
-                id: feature(node, touch.feature_b as u32),
-                part_a: part(self.tree, node),
-                part_b: None,
-            });
-        }
+        record_leaf(
+            self.tree,
+            &self.probe,
+            node,
+            circle,
+            self.margin,
+            &mut self.found,
+        );
+    }
+}
+
+/// Appends the exact contacts of `tree`'s node `node` (its world circle
+/// `circle`) with `probe` within `margin` to `found`: the leaf kernel every
+/// tree-versus-shape contact query shares, so a query from cached
+/// candidates finds what a descent finds.
+pub(super) fn record_leaf(
+    tree: &CircleTree,
+    probe: &Probe,
+    node: u32,
+    circle: &WorldCircle,
+    margin: Real,
+    found: &mut Vec<LeafContact>,
+) {
+    for touch in probe.contact(circle, margin) {
+        found.push(LeafContact {
+            node_a: node,
+            node_b: None,
+            point: touch.point,
+            normal: touch.normal,
+            depth: touch.depth,
+            id: feature(node, touch.feature_b as u32),
+            part_a: part(tree, node),
+            part_b: None,
+        });
     }
 }
 

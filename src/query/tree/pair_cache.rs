@@ -1,6 +1,7 @@
 //! [`TreePairCache`]: the leaf pairs of two trees that may touch, kept from
 //! one contact query to the next while the trees move little relative to
-//! each other.
+//! each other. The same cache serves a tree and a shape that is not a
+//! tree, keeping the leaves that may touch it (`pair_cache_shape.rs`).
 //!
 //! A descent ([`super::frame_descent`]) run with its tests widened by
 //! [`CACHE_REACH`] records every leaf pair that passes: the *candidates*,
@@ -34,6 +35,9 @@
 //! same contacts, bit for bit, and the reduction sorts them canonically.
 //! The cache is rebuilt when either scale or the margin changes, so world
 //! distances and A's units keep their ratio.
+
+#[path = "pair_cache_shape.rs"]
+mod shape;
 
 use super::contact_tree_tree::contact_tree_tree_in;
 use super::frame_descent::{BInA, descend, leaf_pair, local_reach, near, pair_slack};

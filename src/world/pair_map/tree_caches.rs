@@ -1,7 +1,8 @@
-//! [`TreeCaches`]: the [`TreePairCache`] of every pair of two circle trees,
-//! in one arena of the pair map, and their re-pack into key order.
+//! [`TreeCaches`]: the [`TreePairCache`] of every pair with a circle tree
+//! (two trees, or a tree and another shape), in one arena of the pair map,
+//! and their re-pack into key order.
 //!
-//! A tree cache is made when its pair first meets two trees, and stays
+//! A tree cache is made when its pair first meets a tree, and stays
 //! with the pair's state when the pair ends (a free state keeps it for its
 //! next pair, cleared), so the arena only grows to the most tree pairs the
 //! scene has held. One vector rather than a box each, for the reason the
