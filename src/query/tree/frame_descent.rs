@@ -109,7 +109,7 @@ pub(crate) fn local_reach(tree: &CircleTree) -> Real {
 
 /// |x| + |y|: at least the length of `v`.
 #[inline(always)]
-fn l1(v: Vec2) -> Real {
+pub(crate) fn l1(v: Vec2) -> Real {
     v.x.abs() + v.y.abs()
 }
 

@@ -23,13 +23,13 @@
 //! against a tree, nor the other way round.
 
 use super::super::contact_tree_shape::{contact_tree_placed_into, record_leaf};
-use super::super::frame_descent::{BInA, local_reach};
+use super::super::frame_descent::{BInA, l1, local_reach};
 use super::super::probe::Probe;
 use super::super::reduce::reduce_leaf_contacts_into;
 use super::super::walk::{PRUNE_SLACK, Visitor, WorldCircle, walk, world_circle};
 use super::super::{LeafContact, QueryBudget};
 use super::{CACHE_REACH, Gathered, INLINE_CANDIDATES, TreePairCache};
-use crate::math::{Pose, Real, Vec2};
+use crate::math::{Pose, Real};
 use crate::query::Manifold;
 use crate::query::placed::Placed;
 use crate::shape::{CircleTree, Shape};
@@ -77,12 +77,6 @@ impl Visitor for Gather<'_, '_> {
         record_leaf(self.tree, self.probe, node, circle, self.margin, self.found);
         ControlFlow::Continue(())
     }
-}
-
-/// |x| + |y|: at least the length of `v`.
-#[inline(always)]
-fn l1(v: Vec2) -> Real {
-    v.x.abs() + v.y.abs()
 }
 
 impl TreePairCache {
