@@ -70,10 +70,12 @@ pub use persistent::{LaneRef, NO_COLOR};
 pub const COLORS: usize = 32;
 
 /// A batch whose lanes can all be marked empty (no constraint, body 0 on
-/// both sides, no mass nor inertia) without rewriting its values.
+/// both sides, never written back) without rewriting its values.
 pub(super) trait Lanes: Default {
     /// Marks every lane empty: each names no constraint and body 0 on both
-    /// sides, which it gives no mass nor inertia.
+    /// sides, which it never writes back (a general batch gives them no
+    /// mass nor inertia, a round batch a negative inertia, see
+    /// `wide_round.rs`).
     fn forget_lanes(&mut self);
 }
 
@@ -82,8 +84,8 @@ pub(super) trait Lanes: Default {
 /// empty instead of rewriting the whole batch (0.6 to 1.7 KB; a pyramid of
 /// 5,050 boxes starts 1,900 two-point batches of 1 KB a step). A lane
 /// filled later is written whole, so the values an empty lane keeps from
-/// an earlier step are never read out: it has no mass nor inertia, so
-/// what it computes moves nothing, and it is never written back.
+/// an earlier step are never read out: what it computes is never written
+/// back.
 #[derive(Clone, Debug, Default)]
 struct Batches<T> {
     /// Every batch made so far; the first `used` are this step's.

@@ -225,7 +225,8 @@ pub(super) struct OctBody {
     pub(super) dpy: Oct,
     pub(super) cos: Oct,
     pub(super) sin: Oct,
-    /// The lanes' inverse masses (the batch's copy, 0 in an empty lane).
+    /// The lanes' inverse masses: the batch's copy (0 in an empty lane),
+    /// or for a round batch the bodies' own ([`Self::gather_rows`]).
     pub(super) inv_mass: Oct,
     pub(super) inv_inertia: Oct,
     /// The bodies' own inverse masses, written back unchanged.
@@ -260,13 +261,33 @@ impl OctBody {
         }
     }
 
+    /// [`Self::gather`] with the inverse masses the bodies' velocity rows
+    /// hold, which are the ones a batch would copy (see `LaneHead`): a
+    /// round batch keeps no copy. Its empty lanes are told apart by a
+    /// negative inverse inertia instead ([`super::wide_round`]).
+    #[inline]
+    #[target_feature(enable = "avx")]
+    pub(super) fn gather_rows<B: Bodies + ?Sized>(
+        bodies: &B,
+        index: &[u32; 8],
+        inv_inertia: &F8,
+    ) -> Self {
+        let mut side = Self::gather(bodies, index, inv_inertia, inv_inertia);
+        side.inv_mass = side.row_inv_mass;
+        side
+    }
+
     /// Writes the velocity rows back to the lanes' bodies that can move,
-    /// lanes 0–3 first, as the quad passes do.
+    /// lanes 0–3 first, as the quad passes do: a lane with some inverse
+    /// mass or inertia, and no negative inertia (an empty round lane).
     #[inline]
     #[target_feature(enable = "avx")]
     pub(super) fn scatter<B: Bodies + ?Sized>(&self, bodies: &mut B, index: &[u32; 8]) {
         let zero = Oct::zero();
-        let movable = self.inv_mass.gt(zero).or(self.inv_inertia.gt(zero)).bits();
+        let movable = zero
+            .le(self.inv_inertia)
+            .and(self.inv_mass.gt(zero).or(self.inv_inertia.gt(zero)))
+            .bits();
         let rows = transpose([self.vx.0, self.vy.0, self.w.0, self.row_inv_mass.0]);
         for (lane, &i) in index.iter().enumerate() {
             if movable >> lane & 1 == 0 {

@@ -9,7 +9,8 @@
 //!
 //! Invariants, as for the whole batch (`wide_batch.rs`): the same formulas
 //! in the same order as the scalar passes, an empty lane (no inverse mass
-//! nor inertia) and a side that cannot move are never written back.
+//! nor inertia, or in a round batch a negative inertia) and a side that
+//! cannot move are never written back.
 
 use super::body_rows::{self, Bodies};
 use super::contact_solver::ContactSoftness;
@@ -28,7 +29,8 @@ pub(super) struct QuadBody {
     pub(super) dpy: Quad,
     pub(super) cos: Quad,
     pub(super) sin: Quad,
-    /// The lanes' inverse masses (the batch's copy, 0 in an empty lane).
+    /// The lanes' inverse masses: the batch's copy (0 in an empty lane),
+    /// or for a round batch the bodies' own ([`Self::gather_rows`]).
     pub(super) inv_mass: Quad,
     pub(super) inv_inertia: Quad,
     /// The bodies' own inverse masses, as their velocity rows hold them:
@@ -68,12 +70,32 @@ impl QuadBody {
         }
     }
 
+    /// [`Self::gather`] with the inverse masses the bodies' velocity rows
+    /// hold, which are the ones a batch would copy (see `LaneHead`): a
+    /// round batch keeps no copy. Its empty lanes are told apart by a
+    /// negative inverse inertia instead ([`super::wide_round`]).
+    #[inline(always)]
+    pub(super) fn gather_rows<B: Bodies + ?Sized>(
+        bodies: &B,
+        index: &[u32; 8],
+        h: usize,
+        inv_inertia: &F8,
+    ) -> Self {
+        let mut side = Self::gather(bodies, index, h, inv_inertia, inv_inertia);
+        side.inv_mass = side.row_inv_mass;
+        side
+    }
+
     /// Writes the velocities back to the bodies of lanes `4 h .. 4 h + 4`
-    /// that can move.
+    /// that can move: a lane with some inverse mass or inertia, and no
+    /// negative inertia (an empty round lane).
     #[inline(always)]
     pub(super) fn scatter<B: Bodies + ?Sized>(&self, bodies: &mut B, index: &[u32; 8], h: usize) {
         let zero = Quad::zero();
-        let movable = self.inv_mass.gt(zero).or(self.inv_inertia.gt(zero)).bits();
+        let movable = zero
+            .le(self.inv_inertia)
+            .and(self.inv_mass.gt(zero).or(self.inv_inertia.gt(zero)))
+            .bits();
         let index = &index.as_chunks::<4>().0[h];
         let velocity = [self.vx, self.vy, self.w, self.row_inv_mass];
         body_rows::scatter4_velocities(bodies, index, velocity, movable);

@@ -10,11 +10,15 @@
 //! - every lane computes exactly what `round.rs` computes for its
 //!   constraint, given the same body velocities (the same formulas in the
 //!   same order);
+//! - a lane's inverse masses are those of its bodies' velocity rows (which
+//!   are what a batch would copy, see `LaneHead`): the batch keeps no copy
+//!   of them, so its passes read one cache line fewer of it;
 //! - an empty lane names no constraint (index `u32::MAX`) and body 0 on
-//!   both sides, with no inverse mass nor inertia: it reads body 0 (or
-//!   the fixed body) and is never written back nor read out, so neither
-//!   what it computes nor the values it may keep from an earlier step
-//!   change anything;
+//!   both sides, with a negative inverse inertia ([`EMPTY_INERTIA`]) on
+//!   both: it reads body 0 (or the fixed body), which may be a body that
+//!   moves, and is never written back (the negative inertia says so) nor
+//!   read out, so neither what it computes nor the values it may keep from
+//!   an earlier step change anything;
 //! - bodies that cannot move (inverse mass and inertia 0) are never written.
 
 use super::body_rows::Bodies;
@@ -28,12 +32,16 @@ use crate::math::Real;
 #[path = "wide_round_avx.rs"]
 mod avx;
 
+/// The inverse inertia of both sides of an empty lane: no real side has a
+/// negative one (see the module docs).
+const EMPTY_INERTIA: Lane = super::lanes::F8([-1.0; LANES]);
+
 /// [`LANES`] round one-point constraints, one per lane.
 ///
 /// Laid out for the passes that stream the batches, on cache lines of
-/// 64 bytes: warm starting reads the first six lines, solving the first
-/// nine; the values only restitution and the impulses' hand-back read come
-/// last.
+/// 64 bytes: warm starting reads the first five lines, solving the first
+/// eight; the values only restitution and the impulses' hand-back read
+/// come last.
 #[derive(Clone, Copy, Debug)]
 #[repr(C, align(64))]
 pub(super) struct RoundBatch {
@@ -49,8 +57,6 @@ pub(super) struct RoundBatch {
     arm_b: Lane,
     normal_impulse: Lane,
     tangent_impulse: Lane,
-    inv_mass_a: Lane,
-    inv_mass_b: Lane,
     // Solving.
     friction: Lane,
     base_separation: Lane,
@@ -65,7 +71,7 @@ pub(super) struct RoundBatch {
     relative_velocity: Lane,
 }
 
-const _: () = assert!(std::mem::size_of::<RoundBatch>() == 10 * 64);
+const _: () = assert!(std::mem::size_of::<RoundBatch>() == 9 * 64);
 
 impl Default for RoundBatch {
     fn default() -> Self {
@@ -77,10 +83,8 @@ impl Default for RoundBatch {
             normal_y: ZERO,
             friction: ZERO,
             restitution: ZERO,
-            inv_mass_a: ZERO,
-            inv_mass_b: ZERO,
-            inv_inertia_a: ZERO,
-            inv_inertia_b: ZERO,
+            inv_inertia_a: EMPTY_INERTIA,
+            inv_inertia_b: EMPTY_INERTIA,
             arm_a: ZERO,
             arm_b: ZERO,
             base_separation: ZERO,
@@ -99,11 +103,9 @@ impl super::wide::Lanes for RoundBatch {
         self.body_a = [0; LANES];
         self.body_b = [0; LANES];
         self.constraint = [u32::MAX; LANES];
-        // Fixed on both sides (see `Batch`).
-        self.inv_mass_a = ZERO;
-        self.inv_mass_b = ZERO;
-        self.inv_inertia_a = ZERO;
-        self.inv_inertia_b = ZERO;
+        // Never written back (see the module docs).
+        self.inv_inertia_a = EMPTY_INERTIA;
+        self.inv_inertia_b = EMPTY_INERTIA;
     }
 }
 
@@ -118,8 +120,6 @@ impl RoundBatch {
         self.normal_y.0[lane] = head.normal.y;
         self.friction.0[lane] = head.friction;
         self.restitution.0[lane] = head.restitution;
-        self.inv_mass_a.0[lane] = head.inv_mass[0];
-        self.inv_mass_b.0[lane] = head.inv_mass[1];
         self.inv_inertia_a.0[lane] = head.inv_inertia[0];
         self.inv_inertia_b.0[lane] = head.inv_inertia[1];
         self.arm_a.0[lane] = p.arm_a;
@@ -254,20 +254,8 @@ impl RoundBatch {
     #[inline(always)]
     fn gather<B: Bodies + ?Sized>(&self, bodies: &B, h: usize) -> (QuadBody, QuadBody) {
         (
-            QuadBody::gather(
-                bodies,
-                &self.body_a,
-                h,
-                &self.inv_mass_a,
-                &self.inv_inertia_a,
-            ),
-            QuadBody::gather(
-                bodies,
-                &self.body_b,
-                h,
-                &self.inv_mass_b,
-                &self.inv_inertia_b,
-            ),
+            QuadBody::gather_rows(bodies, &self.body_a, h, &self.inv_inertia_a),
+            QuadBody::gather_rows(bodies, &self.body_b, h, &self.inv_inertia_b),
         )
     }
 
