@@ -240,14 +240,14 @@ impl<const P: usize> Batch<P> {
                 bodies,
                 &self.body_a,
                 h,
-                &self.inv_mass_a,
+                Some(&self.inv_mass_a),
                 &self.inv_inertia_a,
             ),
             QuadBody::gather(
                 bodies,
                 &self.body_b,
                 h,
-                &self.inv_mass_b,
+                Some(&self.inv_mass_b),
                 &self.inv_inertia_b,
             ),
         )

@@ -12,8 +12,18 @@ impl<const P: usize> Batch<P> {
     #[target_feature(enable = "avx")]
     fn gather_oct<B: Bodies + ?Sized>(&self, bodies: &B) -> (OctBody, OctBody) {
         (
-            OctBody::gather(bodies, &self.body_a, &self.inv_mass_a, &self.inv_inertia_a),
-            OctBody::gather(bodies, &self.body_b, &self.inv_mass_b, &self.inv_inertia_b),
+            OctBody::gather(
+                bodies,
+                &self.body_a,
+                Some(&self.inv_mass_a),
+                &self.inv_inertia_a,
+            ),
+            OctBody::gather(
+                bodies,
+                &self.body_b,
+                Some(&self.inv_mass_b),
+                &self.inv_inertia_b,
+            ),
         )
     }
 

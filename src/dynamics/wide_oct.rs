@@ -226,7 +226,7 @@ pub(super) struct OctBody {
     pub(super) cos: Oct,
     pub(super) sin: Oct,
     /// The lanes' inverse masses: the batch's copy (0 in an empty lane),
-    /// or for a round batch the bodies' own ([`Self::gather_rows`]).
+    /// or, for a batch that keeps none, the bodies' own.
     pub(super) inv_mass: Oct,
     pub(super) inv_inertia: Oct,
     /// The bodies' own inverse masses, written back unchanged.
@@ -234,14 +234,16 @@ pub(super) struct OctBody {
 }
 
 impl OctBody {
-    /// The bodies of the eight lanes of `index`, with the batch's copies of
-    /// their inverse masses and inertias.
+    /// The bodies of the eight lanes of `index`, with the batch's lanes of
+    /// their inverse inertias and its copies of their inverse masses, or
+    /// (`None`) the masses the bodies' velocity rows hold, which are the
+    /// same for every lane that names a body.
     #[inline]
     #[target_feature(enable = "avx")]
     pub(super) fn gather<B: Bodies + ?Sized>(
         bodies: &B,
         index: &[u32; 8],
-        inv_mass: &F8,
+        inv_mass: Option<&F8>,
         inv_inertia: &F8,
     ) -> Self {
         let picked: [&SolverBody; 8] = std::array::from_fn(|l| bodies.pick(index[l]));
@@ -256,25 +258,12 @@ impl OctBody {
             dpy: Oct(motion[1]),
             cos: Oct(motion[2]),
             sin: Oct(motion[3]),
-            inv_mass: Oct::load(inv_mass),
+            inv_mass: match inv_mass {
+                Some(lanes) => Oct::load(lanes),
+                None => Oct(velocity[3]),
+            },
             inv_inertia: Oct::load(inv_inertia),
         }
-    }
-
-    /// [`Self::gather`] with the inverse masses the bodies' velocity rows
-    /// hold, which are the ones a batch would copy (see `LaneHead`): a
-    /// round batch keeps no copy. Its empty lanes are told apart by a
-    /// negative inverse inertia instead ([`super::wide_round`]).
-    #[inline]
-    #[target_feature(enable = "avx")]
-    pub(super) fn gather_rows<B: Bodies + ?Sized>(
-        bodies: &B,
-        index: &[u32; 8],
-        inv_inertia: &F8,
-    ) -> Self {
-        let mut side = Self::gather(bodies, index, inv_inertia, inv_inertia);
-        side.inv_mass = side.row_inv_mass;
-        side
     }
 
     /// Writes the velocity rows back to the lanes' bodies that can move,

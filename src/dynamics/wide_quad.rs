@@ -30,7 +30,7 @@ pub(super) struct QuadBody {
     pub(super) cos: Quad,
     pub(super) sin: Quad,
     /// The lanes' inverse masses: the batch's copy (0 in an empty lane),
-    /// or for a round batch the bodies' own ([`Self::gather_rows`]).
+    /// or, for a batch that keeps none, the bodies' own.
     pub(super) inv_mass: Quad,
     pub(super) inv_inertia: Quad,
     /// The bodies' own inverse masses, as their velocity rows hold them:
@@ -40,13 +40,15 @@ pub(super) struct QuadBody {
 
 impl QuadBody {
     /// The bodies of lanes `4 h .. 4 h + 4` of `index`, with the batch's
-    /// copies of their inverse masses and inertias.
+    /// lanes of their inverse inertias and its copies of their inverse
+    /// masses, or (`None`) the masses the bodies' velocity rows hold, which
+    /// are the same for every lane that names a body.
     #[inline(always)]
     pub(super) fn gather<B: Bodies + ?Sized>(
         bodies: &B,
         index: &[u32; 8],
         h: usize,
-        inv_mass: &F8,
+        inv_mass: Option<&F8>,
         inv_inertia: &F8,
     ) -> Self {
         let index = &index.as_chunks::<4>().0[h];
@@ -64,26 +66,10 @@ impl QuadBody {
             dpy: rows.dpy,
             cos: rows.cos,
             sin: rows.sin,
-            inv_mass: Quad::half(inv_mass, h),
+            inv_mass: inv_mass.map_or(rows.inv_mass, |lanes| Quad::half(lanes, h)),
             inv_inertia: Quad::half(inv_inertia, h),
             row_inv_mass: rows.inv_mass,
         }
-    }
-
-    /// [`Self::gather`] with the inverse masses the bodies' velocity rows
-    /// hold, which are the ones a batch would copy (see `LaneHead`): a
-    /// round batch keeps no copy. Its empty lanes are told apart by a
-    /// negative inverse inertia instead ([`super::wide_round`]).
-    #[inline(always)]
-    pub(super) fn gather_rows<B: Bodies + ?Sized>(
-        bodies: &B,
-        index: &[u32; 8],
-        h: usize,
-        inv_inertia: &F8,
-    ) -> Self {
-        let mut side = Self::gather(bodies, index, h, inv_inertia, inv_inertia);
-        side.inv_mass = side.row_inv_mass;
-        side
     }
 
     /// Writes the velocities back to the bodies of lanes `4 h .. 4 h + 4`

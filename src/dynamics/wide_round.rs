@@ -10,9 +10,10 @@
 //! - every lane computes exactly what `round.rs` computes for its
 //!   constraint, given the same body velocities (the same formulas in the
 //!   same order);
-//! - a lane's inverse masses are those of its bodies' velocity rows (which
-//!   are what a batch would copy, see `LaneHead`): the batch keeps no copy
-//!   of them, so its passes read one cache line fewer of it;
+//! - a lane's inverse masses are those of its bodies' velocity rows, which
+//!   the passes gather anyway (a general batch copies the same values, see
+//!   `LaneHead`): the batch keeps no copy, so its passes read one cache
+//!   line fewer of it;
 //! - an empty lane names no constraint (index `u32::MAX`) and body 0 on
 //!   both sides, with a negative inverse inertia ([`EMPTY_INERTIA`]) on
 //!   both: it reads body 0 (or the fixed body), which may be a body that
@@ -254,8 +255,8 @@ impl RoundBatch {
     #[inline(always)]
     fn gather<B: Bodies + ?Sized>(&self, bodies: &B, h: usize) -> (QuadBody, QuadBody) {
         (
-            QuadBody::gather_rows(bodies, &self.body_a, h, &self.inv_inertia_a),
-            QuadBody::gather_rows(bodies, &self.body_b, h, &self.inv_inertia_b),
+            QuadBody::gather(bodies, &self.body_a, h, None, &self.inv_inertia_a),
+            QuadBody::gather(bodies, &self.body_b, h, None, &self.inv_inertia_b),
         )
     }
 

@@ -23,8 +23,8 @@ impl RoundBatch {
     #[target_feature(enable = "avx")]
     fn gather_oct<B: Bodies + ?Sized>(&self, bodies: &B) -> (OctBody, OctBody) {
         (
-            OctBody::gather_rows(bodies, &self.body_a, &self.inv_inertia_a),
-            OctBody::gather_rows(bodies, &self.body_b, &self.inv_inertia_b),
+            OctBody::gather(bodies, &self.body_a, None, &self.inv_inertia_a),
+            OctBody::gather(bodies, &self.body_b, None, &self.inv_inertia_b),
         )
     }
 
