@@ -26,6 +26,9 @@
 //!   its fat boxes stop overlapping holds exactly the brute-force set of
 //!   overlapping pairs after every update, and is told nothing
 //!   `update_pairs_with` would not say.
+//! - `keep_room` is safe: every tight box whose corners lie within the room
+//!   of the end box it was measured for is kept by `keeps`, whatever the
+//!   displacement, at coordinates up to 10 km.
 
 use circlet::broadphase::{
     AABB_MARGIN, Bounds, BroadPhase, BroadPhaseError, DynamicTree, PREDICTION_MULTIPLIER, ProxyId,
@@ -566,5 +569,65 @@ proptest! {
             }
             prop_assert_eq!(&held, &expected);
         }
+    }
+}
+
+/// A box at up to 10 km from the origin, 0 to 20 m wide.
+fn far_box() -> impl Strategy<Value = Bounds> {
+    (
+        -1.0e4f32..1.0e4,
+        -1.0e4f32..1.0e4,
+        0.0f32..20.0,
+        0.0f32..20.0,
+    )
+        .prop_map(|(x, y, w, h)| Bounds::new(vec2(x, y), vec2(x + w, y + h)).unwrap())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(CASES))]
+
+    /// Stored boxes reach 0 to 6 margins beyond the end box on each side
+    /// (past the shrink limit on some): for every room found, a tight box
+    /// with each corner moved by up to the room is kept.
+    #[test]
+    fn boxes_within_the_keep_room_are_kept(
+        end in far_box(),
+        gaps in prop::array::uniform4(0.0f32..6.0),
+        share in 0.0f32..=1.0,
+        moves in prop::array::uniform4(-1.0f32..=1.0),
+        displacement in (-1.0f32..1.0, -1.0f32..1.0),
+    ) {
+        let tree: DynamicTree<u32> = DynamicTree::new(ProxyKind::Moving);
+        let m = tree.margin();
+        let stored = Bounds::new(
+            end.min() - vec2(gaps[0], gaps[1]) * m,
+            end.max() + vec2(gaps[2], gaps[3]) * m,
+        )
+        .unwrap();
+        let room = tree.keep_room(&stored, &end);
+        // Past 5 margins (the margin and the shrink slack of 4) there is no
+        // room; within, there is.
+        let widest = gaps.iter().copied().fold(0.0, f32::max);
+        if widest > 5.001 {
+            prop_assert!(room < 0.0, "room {room} past the shrink limit");
+            return Ok(());
+        }
+        // (The slack, 64 units in the last place, is under 0.08 m at 10 km.)
+        let least = gaps.iter().copied().fold(Real::INFINITY, f32::min);
+        if widest < 4.0 && least > 1.0 {
+            prop_assert!(room > 0.0, "no room {room} within the shrink limit");
+        }
+        if room < 0.0 {
+            return Ok(());
+        }
+        let d = room * share;
+        let min = end.min() + vec2(moves[0], moves[1]) * d;
+        let max = (end.max() + vec2(moves[2], moves[3]) * d).sup(&min);
+        let bounds = Bounds::new(min, max).unwrap();
+        let displacement = vec2(displacement.0, displacement.1);
+        prop_assert!(
+            tree.keeps(&stored, &bounds, displacement),
+            "room {room}, stored {stored:?}, bounds {bounds:?}"
+        );
     }
 }

@@ -139,6 +139,14 @@ impl<T: Copy> BroadPhase<T> {
         self.tree(kind).keeps(stored, bounds, displacement)
     }
 
+    /// [`DynamicTree::keep_room`] in the tree of proxies of kind `kind`: how
+    /// far a tight box may stray from `end` while a proxy whose stored box
+    /// is `stored` is sure to stay where it is.
+    #[inline]
+    pub fn keep_room(&self, kind: ProxyKind, stored: &Bounds, end: &Bounds) -> Real {
+        self.tree(kind).keep_room(stored, end)
+    }
+
     /// Queues a proxy for pair finding without moving it (e.g. after its
     /// collision filter changed, or a body woke up). Every pair of a touched
     /// proxy is reported again, also by

@@ -8,6 +8,12 @@ use super::{
 };
 use crate::math::{Real, Vec2, is_finite_vec};
 
+/// The rounding slack of [`DynamicTree::keep_room`], in units in the last
+/// place of the largest coordinate: the sums `keeps` makes (two growths)
+/// round by one unit each, and the caller's boxes, built from poses a few
+/// operations each, by a few more; 64 leaves ample room.
+pub const KEEP_ROOM_ULPS: Real = 64.0;
+
 /// "No node": the parent of the root, the children of a leaf, the end of the free list.
 pub(super) const NULL: u32 = u32::MAX;
 
@@ -253,6 +259,34 @@ impl<T: Copy> DynamicTree<T> {
     pub fn keeps(&self, stored: &Bounds, bounds: &Bounds, displacement: Vec2) -> bool {
         self.predicted_fat_bounds(bounds, displacement)
             .is_ok_and(|fat| self.keeps_fat(stored, bounds, &fat))
+    }
+
+    /// How far (m) the tight box may stray from `end` while [`Self::keeps`]
+    /// is sure to keep the stored box `stored`: for every `d` up to the
+    /// result, every finite displacement and every tight box whose corners
+    /// each lie within `d` of `end`'s (`|bounds.min − end.min| ≤ d` and
+    /// `|bounds.max − end.max| ≤ d` on both axes), `keeps` is true. Negative
+    /// when no such `d` is known, NaN for boxes that are not finite.
+    ///
+    /// The stored box must contain the tight box (its inner room: the least
+    /// gap between `end` and `stored`) and must not reach more than
+    /// `(1 + SHRINK_SLACK)` margins beyond it (`keeps` grows the tight box
+    /// by the margin, then by the shrink slack; the prediction only adds):
+    /// the outer room is what is left of that after the widest gap. Less a
+    /// slack for the rounding of those sums and of the caller's boxes:
+    /// [`KEEP_ROOM_ULPS`] units in the last place of the largest coordinate.
+    #[inline]
+    pub fn keep_room(&self, stored: &Bounds, end: &Bounds) -> Real {
+        let (s, e) = ((stored.min(), stored.max()), (end.min(), end.max()));
+        let gaps = [e.0.x - s.0.x, e.0.y - s.0.y, s.1.x - e.1.x, s.1.y - e.1.y];
+        let inner = gaps.iter().copied().fold(Real::INFINITY, Real::min);
+        let widest = gaps.iter().copied().fold(Real::NEG_INFINITY, Real::max);
+        let outer = (1.0 + SHRINK_SLACK) * self.margin - widest;
+        let largest = [s.0, s.1, e.0, e.1]
+            .iter()
+            .map(|v| v.x.abs().max(v.y.abs()))
+            .fold(self.margin, Real::max);
+        inner.min(outer) - KEEP_ROOM_ULPS * Real::EPSILON * largest
     }
 
     /// Still inside the stored box, and the stored box is not far larger

@@ -131,6 +131,10 @@ pub struct Body {
     /// not part of the state.
     #[cfg_attr(feature = "serde", serde(skip))]
     pub(crate) motion: super::motion::MotionTrack,
+    /// How far the body may move before the write-back looks at its
+    /// proxies again (see `proxy_keep.rs`); derived, not part of the state.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub(crate) proxy_keep: super::proxy_keep::ProxyKeep,
     /// While asleep: the next body of its sleeping island, a ring through
     /// every member in handle order (see `islands.rs`); `None` while awake.
     /// Derived (rebuilt from the contacts after a restore), not part of the state.
@@ -165,6 +169,7 @@ impl Body {
             max_extent: 0.0,
             solver_index: 0,
             motion: super::motion::MotionTrack::new(def.pose),
+            proxy_keep: super::proxy_keep::ProxyKeep::NONE,
             sleep_next: None,
         }
     }

@@ -6,6 +6,7 @@
 
 use super::error::{check_finite, check_finite_vec, check_range};
 use super::handles::ColliderKey;
+use super::proxy_keep::ProxyKeep;
 use super::{Body, BodyDef, BodyHandle, BodyKind, Collider, ColliderDef, ColliderHandle};
 use super::{World, WorldError};
 use crate::math::{Pose, Real, Vec2, cross};
@@ -163,9 +164,14 @@ impl World {
     }
 
     fn detach_collider(&mut self, key: super::handles::ColliderKey) {
-        if let Some(removed) = self.colliders.remove(key)
-            && let Some(proxy) = removed.proxy
-        {
+        let Some(removed) = self.colliders.remove(key) else {
+            return;
+        };
+        // Its body's mass and reach change: the keep is measured again.
+        if let Some(body) = self.bodies.get_mut(removed.body.key) {
+            body.proxy_keep = ProxyKeep::NONE;
+        }
+        if let Some(proxy) = removed.proxy {
             // The proxy exists while its collider does; a stale id is ignored.
             let _ = self.broad_phase.destroy_proxy(proxy);
         }

@@ -44,6 +44,7 @@ mod profile;
 mod projectile;
 mod projectile_trace;
 mod proxies;
+mod proxy_keep;
 mod queries;
 pub mod scenes;
 mod settings;

@@ -24,14 +24,23 @@
 //! overlapped before the move: the map holds them already
 //! ([`BroadPhase::update_new_pairs_with`](crate::broadphase::BroadPhase::update_new_pairs_with)).
 //! A new proxy (a new collider, a restored snapshot) reports all its pairs.
+//!
+//! The write-back does not look at the proxies of a body that has stayed
+//! within the room it measured when it last looked (`proxy_keep.rs`): in a
+//! resting pile, nearly every body at nearly every step, whose proxies the
+//! broadphase would keep anyway.
 
 use super::colliders_now::ColliderTable;
 use super::handles::{BodyKey, ColliderKey};
+use super::proxy_keep::ProxyKeep;
 use super::sweep::Sweep;
-use super::swept_box::{ShapeBoxes, circle_swept_bounds, proxy_bounds, swept_bounds};
+use super::swept_box::{
+    ShapeBoxes, SweptBox, bounding_radius, circle_swept_bounds, proxy_bounds, swept_bounds,
+};
 use super::{Body, BodyKind, Collider, ColliderHandle, World};
 use crate::broadphase::{BroadPhase, ProxyKind};
-use crate::math::Vec2;
+use crate::math::{Real, Vec2};
+use crate::query::tree::PRUNE_SLACK;
 use crate::shape::Shape;
 use slotmap::SlotMap;
 
@@ -50,17 +59,23 @@ impl World {
             ProxyKind::Moving
         };
         let pose = body.pose.compose(&collider.local_pose);
+        let body_key = collider.body.key;
         if let Some(bounds) = proxy_bounds(&collider.shape, &pose) {
             let id = self.broad_phase.create_proxy(bounds, kind, key);
             self.colliders[key].proxy = Some(id);
         }
+        // A new proxy: the body's keep is measured again.
+        self.bodies[body_key].proxy_keep = ProxyKeep::NONE;
     }
 
     /// Re-boxes the proxies of a body that was moved by a setter (no sweep).
     pub(crate) fn teleport_proxies(&mut self, key: BodyKey) {
-        let Some(body) = self.bodies.get(key) else {
+        let Some(body) = self.bodies.get_mut(key) else {
             return;
         };
+        // Its proxies move here, not in the write-back.
+        body.proxy_keep = ProxyKeep::NONE;
+        let body = &*body;
         for handle in &body.colliders {
             let Some(collider) = self.colliders.get(handle.key) else {
                 continue;
@@ -150,49 +165,123 @@ pub(crate) struct ProxyMover<'a> {
 impl ProxyMover<'_> {
     /// Moves the proxies of `body`, swept by `sweep`, whose centre of mass
     /// moved by `displacement` (`sweep.center1 - sweep.center0`, passed in
-    /// by the caller, who has just computed the end).
+    /// by the caller, who has just computed the end), and whose pose is
+    /// the sweep's end when `finite` (else the step was refused). Passes
+    /// over every proxy while the body's keep holds (`proxy_keep.rs`);
+    /// otherwise looks at each and measures the keep again.
     #[inline]
-    pub fn move_body(&mut self, body: &Body, sweep: &Sweep, displacement: Vec2) {
+    pub fn move_body(&mut self, body: &mut Body, sweep: &Sweep, displacement: Vec2, finite: bool) {
         debug_assert_eq!(
             displacement.map(f32::to_bits),
             (sweep.center1 - sweep.center0).map(f32::to_bits)
         );
-        for handle in &body.colliders {
+        if body
+            .proxy_keep
+            .holds(&sweep.start, &sweep.end, sweep.angle, displacement)
+        {
+            #[cfg(debug_assertions)]
+            self.check_kept(body, sweep, displacement);
+            return;
+        }
+        let (mut room, mut reach, mut turn_reach) = (Real::INFINITY, 0.0 as Real, 0.0 as Real);
+        for &handle in &body.colliders {
             let Some(collider) = self.colliders.get(handle.key) else {
                 continue;
             };
             let Some(id) = collider.proxy else {
                 continue;
             };
-            // The start from the table: the same values `world_box`
-            // computes, or the box remembered from the last step's end.
+            let radius = bounding_radius(&collider.shape);
+            let local = &collider.local_pose;
+            // Every point of the collider lies within these of the body
+            // origin (body units, widened for the rounding, as the
+            // narrowphase's reading) and of the centre of mass (m).
+            reach =
+                reach.max((local.translation.norm() + local.scale * radius) * (1.0 + PRUNE_SLACK));
+            turn_reach = turn_reach.max(sweep.reach_with(collider, radius) * (1.0 + PRUNE_SLACK));
+            let Some(SweptBox { bounds, end }) = self.swept(handle.key, collider, sweep) else {
+                room = Real::NEG_INFINITY;
+                continue;
+            };
             let now = self.table.get(handle.key);
-            let bounds = match (now, collider.shape.as_ref()) {
-                (Some(now), Shape::Circle(circle)) if now.circle.is_some() => {
-                    let (center, radius) = now.circle.unwrap_or_default();
-                    circle_swept_bounds(collider, circle, sweep, center, radius)
+            let stored = match now.and_then(|now| now.fat) {
+                Some(stored)
+                    if self
+                        .broad_phase
+                        .keeps(id.kind(), &stored, &bounds, displacement) =>
+                {
+                    debug_assert_eq!(self.broad_phase.fat_bounds(id), Some(stored));
+                    Some(stored)
                 }
-                (Some(now), _) => self
-                    .shape_boxes
-                    .swept_bounds(handle.key, collider, sweep, &now.pose),
-                (None, _) => swept_bounds(collider, sweep),
+                _ => match self.broad_phase.move_proxy(id, bounds, displacement) {
+                    Ok(moved) => {
+                        let stored = self.broad_phase.fat_bounds(id);
+                        if moved {
+                            // Re-inserted: the table's copy follows.
+                            self.table.set_fat(handle.key, stored);
+                        }
+                        stored
+                    }
+                    Err(_) => None,
+                },
             };
-            let Some(bounds) = bounds else {
+            room = match stored {
+                Some(stored) => room.min(self.broad_phase.keep_room(id.kind(), &stored, &end)),
+                None => Real::NEG_INFINITY,
+            };
+        }
+        body.proxy_keep = if finite {
+            ProxyKeep::measured(&sweep.end, reach, turn_reach, room)
+        } else {
+            ProxyKeep::NONE
+        };
+    }
+
+    /// The swept box of the step of one collider and its end box. The
+    /// start from the table: the same values `world_box` computes, or the
+    /// box remembered from the last step's end.
+    #[inline]
+    fn swept(&mut self, key: ColliderKey, collider: &Collider, sweep: &Sweep) -> Option<SweptBox> {
+        let now = self.table.get(key);
+        match (now, collider.shape.as_ref()) {
+            (Some(now), Shape::Circle(circle)) if now.circle.is_some() => {
+                let (center, radius) = now.circle.unwrap_or_default();
+                circle_swept_bounds(collider, circle, sweep, center, radius)
+            }
+            (Some(now), _) => self
+                .shape_boxes
+                .swept_bounds(key, collider, sweep, &now.pose),
+            (None, _) => {
+                let bounds = swept_bounds(collider, sweep)?;
+                let end = proxy_bounds(&collider.shape, &sweep.end.compose(&collider.local_pose))?;
+                Some(SweptBox { bounds, end })
+            }
+        }
+    }
+
+    /// With a keep that holds, every proxy of the body is one
+    /// `BroadPhase::keeps` keeps (checked in debug builds).
+    #[cfg(debug_assertions)]
+    fn check_kept(&mut self, body: &Body, sweep: &Sweep, displacement: Vec2) {
+        for &handle in &body.colliders {
+            let Some(collider) = self.colliders.get(handle.key) else {
                 continue;
             };
-            if let Some(stored) = now.and_then(|now| now.fat)
-                && self
-                    .broad_phase
-                    .keeps(id.kind(), &stored, &bounds, displacement)
-            {
-                debug_assert_eq!(self.broad_phase.fat_bounds(id), Some(stored));
+            let (Some(id), Some(swept)) = (collider.proxy, self.swept(handle.key, collider, sweep))
+            else {
                 continue;
-            }
-            if let Ok(true) = self.broad_phase.move_proxy(id, bounds, displacement) {
-                // Re-inserted: the table's copy follows.
-                self.table
-                    .set_fat(handle.key, self.broad_phase.fat_bounds(id));
-            }
+            };
+            let stored = self.broad_phase.fat_bounds(id);
+            assert!(
+                stored.is_some_and(|stored| self.broad_phase.keeps(
+                    id.kind(),
+                    &stored,
+                    &swept.bounds,
+                    displacement
+                )),
+                "a kept proxy would move: stored {stored:?}, swept {:?}",
+                swept.bounds
+            );
         }
     }
 }

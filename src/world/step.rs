@@ -442,7 +442,7 @@ impl World {
                 sweep.center1 - sweep.center0
             };
             ccd.mark(index, body, sweep);
-            proxies.move_body(body, sweep, displacement);
+            proxies.move_body(body, sweep, displacement, finite);
         }
 
         self.scratch.solver_bodies = solver_bodies;

@@ -33,6 +33,17 @@ pub(crate) fn proxy_bounds(shape: &Shape, pose: &Pose) -> Option<Bounds> {
     grown_box(min, max, SPECULATIVE_DISTANCE)
 }
 
+/// A collider's swept box of a step and its box at the step's end (both
+/// world, grown by the speculative distance): the proxy's new tight box,
+/// and where the write-back measures how far the collider may move before
+/// its proxy needs a look again (`proxy_keep.rs`). `end` is the box
+/// [`proxy_bounds`] builds at the end pose, bit for bit.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct SweptBox {
+    pub bounds: Bounds,
+    pub end: Bounds,
+}
+
 /// Corners of `shape`'s world box at `pose`: [`Shape::world_aabb`], with
 /// circles (the common case) computed inline by the same expressions.
 #[inline]
@@ -175,11 +186,12 @@ pub(crate) fn swept_bounds(collider: &Collider, sweep: &Sweep) -> Option<Bounds>
         end,
         bounding_radius(&collider.shape),
     )
+    .map(|swept| swept.bounds)
 }
 
 /// `Shape::bounding_radius`, a disc's inline.
 #[inline]
-fn bounding_radius(shape: &Shape) -> Real {
+pub(crate) fn bounding_radius(shape: &Shape) -> Real {
     match shape {
         Shape::Circle(circle) => circle.center().norm() + circle.radius(),
         shape => shape.bounding_radius(),
@@ -196,13 +208,16 @@ fn swept_from_boxes(
     start: (Vec2, Vec2),
     end: (Vec2, Vec2),
     bounding_radius: Real,
-) -> Option<Bounds> {
+) -> Option<SweptBox> {
     let start = Corners::grown(start.0, start.1, SPECULATIVE_DISTANCE);
     let end = Corners::grown(end.0, end.1, SPECULATIVE_DISTANCE);
     if !(start.valid() && end.valid()) {
         return None;
     }
-    spun(collider, sweep, bounding_radius, start, end)
+    Some(SweptBox {
+        bounds: spun(collider, sweep, bounding_radius, start, end)?,
+        end: end.checked(true)?,
+    })
 }
 
 /// The swept box from the start and end boxes (grown by the speculative
@@ -277,7 +292,7 @@ const SAGITTA_SLACK: Real = 1.0e-3;
 /// chord lies in the union of the start and end boxes, which hold both of
 /// its ends.
 #[inline(always)]
-fn arc_growth(angle: Real, reach: Real) -> Option<Real> {
+pub(crate) fn arc_growth(angle: Real, reach: Real) -> Option<Real> {
     let turn = angle.abs();
     // NaN is no turn of at most π either.
     if turn.is_nan() || turn > std::f32::consts::PI {
@@ -318,7 +333,7 @@ impl ShapeBoxes {
         collider: &Collider,
         sweep: &Sweep,
         start_pose: &Pose,
-    ) -> Option<Bounds> {
+    ) -> Option<SweptBox> {
         let start = self
             .box_at(key, start_pose)
             .unwrap_or_else(|| world_box(&collider.shape, start_pose));
@@ -385,7 +400,7 @@ pub(crate) fn circle_swept_bounds(
     sweep: &Sweep,
     start_center: Vec2,
     start_radius: Real,
-) -> Option<Bounds> {
+) -> Option<SweptBox> {
     let spec = SPECULATIVE_DISTANCE;
     // The collider's pose at the end: end ∘ local.
     let (end, local) = (&sweep.end, &collider.local_pose);
@@ -416,13 +431,16 @@ pub(crate) fn circle_swept_bounds(
     if !(start.valid() && end.valid()) {
         return None;
     }
-    spun(
-        collider,
-        sweep,
-        bounding_radius(&collider.shape),
-        start,
-        end,
-    )
+    Some(SweptBox {
+        bounds: spun(
+            collider,
+            sweep,
+            bounding_radius(&collider.shape),
+            start,
+            end,
+        )?,
+        end: end.checked(true)?,
+    })
 }
 
 #[cfg(test)]
@@ -593,6 +611,16 @@ mod tests {
         }
     }
 
+    /// The corner bits of a swept box, once its end box has been checked
+    /// to be [`proxy_bounds`] at the sweep's end, bit for bit.
+    fn swept_bits(swept: Option<SweptBox>, collider: &Collider, sweep: &Sweep) -> Option<[u32; 4]> {
+        if let Some(swept) = swept {
+            let end = proxy_bounds(&collider.shape, &sweep.end.compose(&collider.local_pose));
+            assert_eq!(corner_bits(Some(swept.end)), corner_bits(end), "end box");
+        }
+        corner_bits(swept.map(|swept| swept.bounds))
+    }
+
     fn corner_bits(bounds: Option<Bounds>) -> Option<[u32; 4]> {
         bounds.map(|b| {
             let (min, max) = (bits(b.min()), bits(b.max()));
@@ -719,7 +747,7 @@ mod tests {
                     placed.scale_length(c.radius()),
                 );
                 let fast = circle_swept_bounds(&collider, c, &sweep, center, radius);
-                assert_eq!(corner_bits(fast), want, "circle case {i}");
+                assert_eq!(swept_bits(fast, &collider, &sweep), want, "circle case {i}");
             } else {
                 // Remembered boxes: the first sweep builds both boxes, the
                 // next one starts where it ended (its start box is the
@@ -727,7 +755,7 @@ mod tests {
                 let mut boxes = ShapeBoxes::default();
                 let key = keys.insert(());
                 let got = boxes.swept_bounds(key, &collider, &sweep, &placed);
-                assert_eq!(corner_bits(got), want, "polygon case {i}");
+                assert_eq!(swept_bits(got, &collider, &sweep), want, "polygon case {i}");
                 let next = sweep_from(
                     sweep.end,
                     local_center,
@@ -736,11 +764,19 @@ mod tests {
                 );
                 let got = boxes.swept_bounds(key, &collider, &next, &next.start.compose(&local));
                 let want = corner_bits(reference_swept_bounds(&collider, &next));
-                assert_eq!(corner_bits(got), want, "polygon case {i}, continued");
+                assert_eq!(
+                    swept_bits(got, &collider, &next),
+                    want,
+                    "polygon case {i}, continued"
+                );
                 let elsewhere = sweep_from(start, local_center, angle, Vec2::zeros());
                 let got = boxes.swept_bounds(key, &collider, &elsewhere, &placed);
                 let want = corner_bits(reference_swept_bounds(&collider, &elsewhere));
-                assert_eq!(corner_bits(got), want, "polygon case {i}, moved");
+                assert_eq!(
+                    swept_bits(got, &collider, &elsewhere),
+                    want,
+                    "polygon case {i}, moved"
+                );
             }
         }
         assert!(spinning > 5_000);
@@ -802,7 +838,7 @@ mod tests {
                 unreachable!()
             };
             let fast = circle_swept_bounds(&collider, c, &sweep, center, radius);
-            assert_eq!(corner_bits(fast), want);
+            assert_eq!(swept_bits(fast, &collider, &sweep), want);
         }
     }
 
