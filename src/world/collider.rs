@@ -138,6 +138,18 @@ pub struct Collider {
 }
 
 impl Collider {
+    /// How far from the body origin (body units) every point of the shape
+    /// lies, given how far from its own origin it does (`shape_reach`,
+    /// shape units): widened by the tree pruning's slack for its own
+    /// rounding. The motion readings of the narrowphase and the write-back's
+    /// keep of the proxies both count motion at this reach.
+    #[inline]
+    pub(crate) fn reach_in_body(&self, shape_reach: Real) -> Real {
+        let local = &self.local_pose;
+        (local.translation.norm() + local.scale * shape_reach)
+            * (1.0 + crate::query::tree::PRUNE_SLACK)
+    }
+
     /// The body this collider belongs to.
     pub fn body(&self) -> BodyHandle {
         self.body

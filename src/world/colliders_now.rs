@@ -28,7 +28,6 @@ use super::handles::{BodyKey, ColliderKey, key_slot, key_version};
 use super::{Body, Collider};
 use crate::broadphase::{Bounds, BroadPhase};
 use crate::math::{Pose, Real, Vec2};
-use crate::query::tree::PRUNE_SLACK;
 use crate::shape::Shape;
 use slotmap::SlotMap;
 
@@ -232,11 +231,7 @@ impl ColliderTable {
         };
         let motion = match shape_reach {
             Some(shape_reach) => {
-                // Every point of the shape lies within this of the body
-                // origin (body units), widened for its own rounding.
-                let local = &collider.local_pose;
-                let reach =
-                    (local.translation.norm() + local.scale * shape_reach) * (1.0 + PRUNE_SLACK);
+                let reach = collider.reach_in_body(shape_reach);
                 // Only these bodies track their motion (a second collider
                 // of the same body finds the pose read: no change).
                 body.motion.advance(&body.pose);

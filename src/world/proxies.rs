@@ -30,7 +30,7 @@
 //! resting pile, nearly every body at nearly every step, whose proxies the
 //! broadphase would keep anyway.
 
-use super::colliders_now::ColliderTable;
+use super::colliders_now::{ColliderNow, ColliderTable};
 use super::handles::{BodyKey, ColliderKey};
 use super::proxy_keep::ProxyKeep;
 use super::sweep::Sweep;
@@ -192,19 +192,18 @@ impl ProxyMover<'_> {
                 continue;
             };
             let radius = bounding_radius(&collider.shape);
-            let local = &collider.local_pose;
             // Every point of the collider lies within these of the body
-            // origin (body units, widened for the rounding, as the
-            // narrowphase's reading) and of the centre of mass (m).
-            reach =
-                reach.max((local.translation.norm() + local.scale * radius) * (1.0 + PRUNE_SLACK));
+            // origin (body units) and of the centre of mass (m).
+            reach = reach.max(collider.reach_in_body(radius));
             turn_reach = turn_reach.max(sweep.reach_with(collider, radius) * (1.0 + PRUNE_SLACK));
-            let Some(SweptBox { bounds, end }) = self.swept(handle.key, collider, sweep) else {
+            let now = self.table.get(handle.key);
+            let fat = now.and_then(|now| now.fat);
+            let swept = swept(self.shape_boxes, now, handle.key, collider, sweep);
+            let Some(SweptBox { bounds, end }) = swept else {
                 room = Real::NEG_INFINITY;
                 continue;
             };
-            let now = self.table.get(handle.key);
-            let stored = match now.and_then(|now| now.fat) {
+            let stored = match fat {
                 Some(stored)
                     if self
                         .broad_phase
@@ -237,28 +236,6 @@ impl ProxyMover<'_> {
         };
     }
 
-    /// The swept box of the step of one collider and its end box. The
-    /// start from the table: the same values `world_box` computes, or the
-    /// box remembered from the last step's end.
-    #[inline]
-    fn swept(&mut self, key: ColliderKey, collider: &Collider, sweep: &Sweep) -> Option<SweptBox> {
-        let now = self.table.get(key);
-        match (now, collider.shape.as_ref()) {
-            (Some(now), Shape::Circle(circle)) if now.circle.is_some() => {
-                let (center, radius) = now.circle.unwrap_or_default();
-                circle_swept_bounds(collider, circle, sweep, center, radius)
-            }
-            (Some(now), _) => self
-                .shape_boxes
-                .swept_bounds(key, collider, sweep, &now.pose),
-            (None, _) => {
-                let bounds = swept_bounds(collider, sweep)?;
-                let end = proxy_bounds(&collider.shape, &sweep.end.compose(&collider.local_pose))?;
-                Some(SweptBox { bounds, end })
-            }
-        }
-    }
-
     /// With a keep that holds, every proxy of the body is one
     /// `BroadPhase::keeps` keeps (checked in debug builds).
     #[cfg(debug_assertions)]
@@ -267,8 +244,9 @@ impl ProxyMover<'_> {
             let Some(collider) = self.colliders.get(handle.key) else {
                 continue;
             };
-            let (Some(id), Some(swept)) = (collider.proxy, self.swept(handle.key, collider, sweep))
-            else {
+            let now = self.table.get(handle.key);
+            let swept = swept(self.shape_boxes, now, handle.key, collider, sweep);
+            let (Some(id), Some(swept)) = (collider.proxy, swept) else {
                 continue;
             };
             let stored = self.broad_phase.fat_bounds(id);
@@ -282,6 +260,31 @@ impl ProxyMover<'_> {
                 "a kept proxy would move: stored {stored:?}, swept {:?}",
                 swept.bounds
             );
+        }
+    }
+}
+
+/// The swept box of the step of one collider (its table entry `now`) and
+/// its end box. The start from the table: the same values `world_box`
+/// computes, or the box remembered from the last step's end.
+#[inline]
+fn swept(
+    shape_boxes: &mut ShapeBoxes,
+    now: Option<&ColliderNow>,
+    key: ColliderKey,
+    collider: &Collider,
+    sweep: &Sweep,
+) -> Option<SweptBox> {
+    match (now, collider.shape.as_ref()) {
+        (Some(now), Shape::Circle(circle)) if now.circle.is_some() => {
+            let (center, radius) = now.circle.unwrap_or_default();
+            circle_swept_bounds(collider, circle, sweep, center, radius)
+        }
+        (Some(now), _) => shape_boxes.swept_bounds(key, collider, sweep, &now.pose),
+        (None, _) => {
+            let bounds = swept_bounds(collider, sweep)?;
+            let end = proxy_bounds(&collider.shape, &sweep.end.compose(&collider.local_pose))?;
+            Some(SweptBox { bounds, end })
         }
     }
 }
