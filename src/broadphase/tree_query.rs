@@ -1,11 +1,9 @@
 //! Queries on a [`DynamicTree`]: boxes, points, rays and thick rays.
 //!
 //! Every traversal is depth first with an explicit stack that lives on the
-//! call stack for trees up to 64 levels (a balanced tree of 2^60 proxies), so
+//! call stack for trees up to 62 levels (a balanced tree of 2^60 proxies), so
 //! a query does not allocate. The visiting order depends only on the tree's
 //! structure and the query, never on hashing or randomness.
-
-use smallvec::SmallVec;
 
 use super::bounds::Ray;
 use super::tree::{NULL, Slot};
@@ -47,20 +45,50 @@ impl<T: Copy> DynamicTree<T> {
         if self.root == NULL || !passes(&self.nodes[self.root as usize].bounds) {
             return true;
         }
-        // Nodes are tested before they are pushed, so the stack holds only
-        // nodes that pass; the visiting order is that of testing on pop.
-        let mut stack: SmallVec<[u32; STACK_INLINE]> = SmallVec::new();
-        stack.push(self.root);
-        while let Some(index) = stack.pop() {
-            let node = &self.nodes[index as usize];
+        // Each depth holds at most one pending node, the deepest two (see
+        // `visit_with_stack`): height + 2 entries always suffice.
+        if self.height() as usize + 2 <= STACK_INLINE {
+            let mut stack = [NULL; STACK_INLINE];
+            self.visit_with_stack(passes, callback, &mut stack)
+        } else {
+            // A degenerate tree (heights saturate): the node count bounds
+            // the depth whatever the stored heights say.
+            let mut stack = vec![NULL; self.nodes.len() + 2];
+            self.visit_with_stack(passes, callback, &mut stack)
+        }
+    }
+
+    /// The depth-first descent of [`Self::visit`] from a root that passes,
+    /// with a stack of at least height + 2 entries.
+    ///
+    /// Nodes are tested before they are pushed, so the stack holds only
+    /// nodes that pass; the visiting order is that of testing on pop.
+    /// Popping the deepest entry pushes at most its two children one level
+    /// deeper, so the stack's depths never decrease from bottom to top and
+    /// only the top level can hold two.
+    #[inline(always)]
+    fn visit_with_stack<P, F>(&self, passes: P, callback: &mut F, stack: &mut [u32]) -> bool
+    where
+        P: Fn(&Bounds) -> bool,
+        F: FnMut(ProxyId, T) -> bool,
+    {
+        let nodes = self.nodes.as_slice();
+        stack[0] = self.root;
+        let mut len = 1;
+        while len > 0 {
+            len -= 1;
+            let index = stack[len];
+            let node = &nodes[index as usize];
             if node.slot == Slot::Internal {
                 // Pushed second, popped first: child1's subtree is visited first.
                 let (child1, child2) = (node.child1, node.child2);
-                if passes(&self.nodes[child2 as usize].bounds) {
-                    stack.push(child2);
+                if passes(&nodes[child2 as usize].bounds) {
+                    stack[len] = child2;
+                    len += 1;
                 }
-                if passes(&self.nodes[child1 as usize].bounds) {
-                    stack.push(child1);
+                if passes(&nodes[child1 as usize].bounds) {
+                    stack[len] = child1;
+                    len += 1;
                 }
             } else if let Some(data) = self.slot_data[index as usize].user_data
                 && !callback(self.id_of(index), data)
@@ -305,6 +333,48 @@ mod tests {
         });
         assert!(!completed);
         assert_eq!(calls, 5);
+    }
+
+    #[test]
+    fn box_queries_of_deep_trees_match_brute_force() {
+        // Without rotations, nested boxes added smallest first make a
+        // chain (each new box is best placed beside the root): a tree
+        // taller than the inline stack (100), and one whose stored
+        // heights saturate (400).
+        for count in [100, 400] {
+            let mut tree = DynamicTree::new(ProxyKind::Static);
+            tree.rotations_enabled = false;
+            let boxes: Vec<Bounds> = (0..count)
+                .map(|i| {
+                    let half = 1.0 + i as Real;
+                    Bounds::new(vec2(-half, -half), vec2(half, half + (i % 3) as Real)).unwrap()
+                })
+                .collect();
+            for (i, b) in boxes.iter().enumerate() {
+                tree.insert(*b, i);
+            }
+            assert!(
+                tree.height() as usize + 2 > STACK_INLINE,
+                "{}",
+                tree.height()
+            );
+            for query in [
+                Bounds::new(vec2(-1.0, -1.0), vec2(1.0, 1.0)).unwrap(),
+                Bounds::new(vec2(31.0, 0.5), vec2(95.5, 1.5)).unwrap(),
+                Bounds::new(vec2(-70.0, 60.5), vec2(-69.0, 61.0)).unwrap(),
+                Bounds::new(vec2(1e3, 1e3), vec2(2e3, 2e3)).unwrap(),
+            ] {
+                let mut found = Vec::new();
+                assert!(tree.query_aabb(&query, |_, i| {
+                    found.push(i);
+                    true
+                }));
+                found.sort();
+                let expected: Vec<usize> =
+                    (0..count).filter(|&i| boxes[i].overlaps(&query)).collect();
+                assert_eq!(found, expected);
+            }
+        }
     }
 
     #[test]
