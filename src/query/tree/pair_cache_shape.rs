@@ -28,7 +28,7 @@ use super::super::probe::Probe;
 use super::super::reduce::reduce_leaf_contacts_into;
 use super::super::walk::{PRUNE_SLACK, Visitor, WorldCircle, walk, world_circle};
 use super::super::{LeafContact, QueryBudget};
-use super::{CACHE_REACH, Gathered, INLINE_CANDIDATES, TreePairCache};
+use super::{CACHE_REACH, Gathered, INLINE_CANDIDATES, TreePairCache, node_count};
 use crate::math::{Pose, Real};
 use crate::query::Manifold;
 use crate::query::placed::Placed;
@@ -38,7 +38,7 @@ use std::borrow::Cow;
 use std::ops::ControlFlow;
 
 /// `Gathered::nodes.1` of a cache gathered against a shape.
-const SHAPE: usize = usize::MAX;
+const SHAPE: u32 = u32::MAX;
 
 /// The widened descent: records each leaf it reaches as a candidate and
 /// its exact contacts of today, within the margin.
@@ -156,7 +156,7 @@ impl TreePairCache {
         // As every contact function: a negative or NaN margin acts as 0.
         let margin = margin.max(0.0);
         let placed = Placed::new(shape, pose_shape);
-        let nodes = tree.nodes().len();
+        let nodes = node_count(tree);
         match placed {
             Placed::Line { .. } => {
                 self.clear();
@@ -204,7 +204,7 @@ impl TreePairCache {
         if left >= 0.0 {
             for &[leaf, _] in &self.candidates {
                 let node = u32::from(leaf);
-                if (node as usize) < nodes {
+                if node < nodes {
                     let circle = world_circle(tree, pose_tree, node);
                     record_leaf(tree, &probe, node, &circle, margin, buffer);
                 }
@@ -252,7 +252,7 @@ impl TreePairCache {
             scale_b: pose_tree.scale,
             margin,
             pad: wide / scale,
-            nodes: (tree.nodes().len(), SHAPE),
+            nodes: (node_count(tree), SHAPE),
         });
     }
 }
