@@ -205,6 +205,19 @@ fn reduce_ordered_into(order: &[LeafContact], out: &mut Option<Manifold>) {
         points: SmallVec::new(),
     });
     manifold.normal = normal;
+    if manifold.points.len() == len {
+        // Field by field into the points there are: a whole point copied
+        // from the stack would wait for the stores that just made it.
+        for (slot, &i) in manifold.points.iter_mut().zip(&chosen[..len]) {
+            let c = &order[i];
+            slot.point = c.point;
+            slot.depth = c.depth;
+            slot.id = c.id;
+            slot.part_a = c.part_a;
+            slot.part_b = c.part_b;
+        }
+        return;
+    }
     manifold.points.clear();
     for &i in &chosen[..len] {
         let c = &order[i];
