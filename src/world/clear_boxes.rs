@@ -33,7 +33,7 @@ pub(crate) fn pair_is_clear(
     let reach = |key: ColliderKey, now: &ColliderNow| {
         shape_boxes
             .box_at(key, &now.pose)
-            .or_else(|| now.fat.map(|fat| (fat.min(), fat.max())))
+            .or_else(|| now.fat().map(|fat| (fat.min(), fat.max())))
     };
     match (reach(key_a.key, a), reach(key_b.key, b)) {
         (Some(box_a), Some(box_b)) => clear_of(box_a, box_b, margin),

@@ -32,58 +32,125 @@ use crate::shape::Shape;
 use slotmap::SlotMap;
 
 /// One collider at the start of the step.
+///
+/// One entry is two cache lines, aligned to them: the first holds all that
+/// a pair of two discs reads, so such a pair reads one line of each entry
+/// (in a pile too large for the cache, every line read is a wait); the
+/// second the pose, which only the other shapes read. The fat box, the
+/// circle and the body's flags are packed to fit (see the accessors).
 #[derive(Clone, Copy, Debug)]
+#[repr(C, align(64))]
 pub(crate) struct ColliderNow {
-    /// World pose of the shape: body pose ∘ local pose.
-    pub pose: Pose,
-    /// The proxy's fat box (world); `None` without a proxy.
-    pub fat: Option<Bounds>,
-    /// For a circle: its world centre and radius (metres).
-    pub circle: Option<(Vec2, Real)>,
     /// For a circle tree or a circle: its body's motion reading over the
     /// shape's reach (see `motion.rs`; only differences mean anything); +∞
     /// otherwise.
     pub motion: f64,
-    /// Slot of the collider's body.
-    pub body: u32,
-    /// The body's index among this step's solver bodies (0: not simulated).
-    pub solver_index: u32,
+    /// The proxy's fat box (world) as `[min x, min y, max x, max y]`;
+    /// [`NO_BOX`], which overlaps nothing, without a proxy.
+    fat: [Real; 4],
+    /// For a circle: its world centre and radius (metres); the radius is
+    /// NaN for any other shape.
+    circle_center: Vec2,
+    circle_radius: Real,
     /// The body's centre of mass (world), as its sweep starts the step.
     pub center: Vec2,
+    /// Slot of the collider's body, with [`AWAKE`] and [`DYNAMIC`] set
+    /// above it.
+    body: u32,
+    /// The body's index among this step's solver bodies (0: not simulated).
+    pub solver_index: u32,
     /// The collider's friction and restitution coefficients.
     pub friction: Real,
     pub restitution: Real,
     /// Version of the collider key this entry was made for (0: empty slot).
     version: u32,
-    /// The body is awake (never set for static bodies).
-    pub awake: bool,
-    /// The body is dynamic: it takes its contacts' solver colours.
-    pub dynamic: bool,
+    /// World pose of the shape: body pose ∘ local pose.
+    pub pose: Pose,
 }
 
+/// The fat box of a collider without a proxy: inverted, so no box overlaps it.
+const NO_BOX: [Real; 4] = [
+    Real::INFINITY,
+    Real::INFINITY,
+    Real::NEG_INFINITY,
+    Real::NEG_INFINITY,
+];
+
+/// [`ColliderNow::body`] flag: the body is awake (never set for static bodies).
+const AWAKE: u32 = 1 << 31;
+/// [`ColliderNow::body`] flag: the body is dynamic.
+const DYNAMIC: u32 = 1 << 30;
+/// The bits of [`ColliderNow::body`] that hold the slot: a world holds far
+/// fewer than 2^30 bodies (each takes hundreds of bytes).
+const SLOT: u32 = DYNAMIC - 1;
+
 impl ColliderNow {
+    /// The slot of the collider's body.
+    #[inline(always)]
+    pub fn body(&self) -> u32 {
+        self.body & SLOT
+    }
+
+    /// The body is awake (never set for static bodies).
+    #[inline(always)]
+    pub fn awake(&self) -> bool {
+        self.body & AWAKE != 0
+    }
+
+    /// The body is dynamic: it takes its contacts' solver colours.
+    #[inline(always)]
+    pub fn dynamic(&self) -> bool {
+        self.body & DYNAMIC != 0
+    }
+
     /// The slot of the body if it is dynamic: the side of a contact that
     /// takes a solver colour (see `dynamics::wide_persistent`).
     #[inline]
     pub fn colored_side(&self) -> Option<u32> {
-        self.dynamic.then_some(self.body)
+        self.dynamic().then_some(self.body())
+    }
+
+    /// The proxy's fat box (world); `None` without a proxy.
+    #[inline]
+    pub fn fat(&self) -> Option<Bounds> {
+        let [x0, y0, x1, y1] = self.fat;
+        Bounds::new(Vec2::new(x0, y0), Vec2::new(x1, y1)).ok()
+    }
+
+    /// Records the proxy's fat box.
+    #[inline]
+    fn set_fat(&mut self, fat: Option<Bounds>) {
+        self.fat = fat.map_or(NO_BOX, |b| [b.min().x, b.min().y, b.max().x, b.max().y]);
+    }
+
+    /// True when both colliders have proxies whose fat boxes overlap or
+    /// touch ([`Bounds::overlaps`] on the stored boxes).
+    #[inline(always)]
+    pub fn fat_overlaps(&self, other: &ColliderNow) -> bool {
+        let ([ax0, ay0, ax1, ay1], [bx0, by0, bx1, by1]) = (self.fat, other.fat);
+        ax0 <= bx1 && bx0 <= ax1 && ay0 <= by1 && by0 <= ay1
+    }
+
+    /// For a circle: its world centre and radius (metres).
+    #[inline(always)]
+    pub fn circle(&self) -> Option<(Vec2, Real)> {
+        (!self.circle_radius.is_nan()).then_some((self.circle_center, self.circle_radius))
     }
 }
 
 impl ColliderNow {
     const EMPTY: ColliderNow = ColliderNow {
-        pose: Pose::IDENTITY,
-        fat: None,
-        circle: None,
         motion: f64::INFINITY,
-        body: u32::MAX,
-        solver_index: 0,
+        fat: NO_BOX,
+        circle_center: Vec2::new(0.0, 0.0),
+        circle_radius: Real::NAN,
         center: Vec2::new(0.0, 0.0),
+        body: SLOT,
+        solver_index: 0,
         friction: 0.0,
         restitution: 0.0,
         version: 0,
-        awake: false,
-        dynamic: false,
+        pose: Pose::IDENTITY,
     };
 }
 
@@ -123,7 +190,7 @@ impl ColliderTable {
         if let Some(entry) = self.entries.get_mut(key_slot(key))
             && entry.version == key_version(key)
         {
-            entry.fat = fat;
+            entry.set_fat(fat);
         }
     }
 
@@ -214,12 +281,12 @@ impl ColliderTable {
             return;
         };
         let pose = body.pose.compose(&collider.local_pose);
-        let circle = match collider.shape.as_ref() {
-            Shape::Circle(c) => Some((
+        let (circle_center, circle_radius) = match collider.shape.as_ref() {
+            Shape::Circle(c) => (
                 pose.transform_point(c.center()),
                 pose.scale_length(c.radius()),
-            )),
-            _ => None,
+            ),
+            _ => (Vec2::zeros(), Real::NAN),
         };
         // How far from the collider's origin every point of the shape lies
         // (shape units), for the shapes whose pairs may go quiet: circle
@@ -244,32 +311,31 @@ impl ColliderTable {
             .entries
             .get(slot)
             .filter(|old| old.version == key_version(key));
-        self.woke |= body.awake && old.is_some_and(|old| !old.awake);
-        let fat = match old {
-            // The copy kept since the last refresh (see `fats_current`).
-            Some(old) if self.fats_current => {
-                debug_assert_eq!(
-                    old.fat,
-                    collider.proxy.and_then(|id| broad_phase.fat_bounds(id))
-                );
-                old.fat
-            }
-            _ => collider.proxy.and_then(|id| broad_phase.fat_bounds(id)),
-        };
-        let entry = ColliderNow {
-            pose,
-            fat,
-            circle,
+        self.woke |= body.awake && old.is_some_and(|old| !old.awake());
+        let mut entry = ColliderNow {
             motion,
-            body: key_slot(collider.body.key) as u32,
-            solver_index: body.solver_index,
+            fat: NO_BOX,
+            circle_center,
+            circle_radius,
             center: body.pose.transform_point(body.local_center),
+            body: body_bits(key_slot(collider.body.key), body),
+            solver_index: body.solver_index,
             friction: collider.material.friction,
             restitution: collider.material.restitution,
             version: key_version(key),
-            awake: body.awake,
-            dynamic: body.kind == super::BodyKind::Dynamic,
+            pose,
         };
+        match old {
+            // The copy kept since the last refresh (see `fats_current`).
+            Some(old) if self.fats_current => {
+                debug_assert_eq!(
+                    old.fat(),
+                    collider.proxy.and_then(|id| broad_phase.fat_bounds(id))
+                );
+                entry.fat = old.fat;
+            }
+            _ => entry.set_fat(collider.proxy.and_then(|id| broad_phase.fat_bounds(id))),
+        }
         // Slots are below the slot count, which the capacity bounds.
         if let Some(slot) = self.entries.get_mut(slot) {
             *slot = entry;
@@ -284,6 +350,23 @@ impl ColliderTable {
             .get(key_slot(key))
             .filter(|entry| entry.version == key_version(key))
     }
+}
+
+/// [`ColliderNow::body`] of a collider of the body in `slot`.
+#[inline]
+fn body_bits(slot: usize, body: &Body) -> u32 {
+    debug_assert!(
+        slot <= SLOT as usize,
+        "body slot {slot} past the table's bits"
+    );
+    let mut bits = slot as u32 & SLOT;
+    if body.awake {
+        bits |= AWAKE;
+    }
+    if body.kind == super::BodyKind::Dynamic {
+        bits |= DYNAMIC;
+    }
+    bits
 }
 
 #[cfg(test)]
@@ -406,14 +489,56 @@ mod tests {
         let world_pose = pose.compose(&local);
         assert_eq!(entry.pose, world_pose);
         let center = world_pose.transform_point(vec2(0.5, 0.0));
-        assert_eq!(entry.circle, Some((center, world_pose.scale_length(0.25))));
+        assert_eq!(
+            entry.circle(),
+            Some((center, world_pose.scale_length(0.25)))
+        );
         let proxy = world.colliders[disc.key].proxy.unwrap();
-        assert_eq!(entry.fat, world.broad_phase.fat_bounds(proxy));
-        assert!(entry.fat.is_some() && entry.awake);
-        assert_eq!(entry.body as usize, key_slot(body.key));
+        assert_eq!(entry.fat(), world.broad_phase.fat_bounds(proxy));
+        assert!(entry.fat().is_some() && entry.awake() && entry.dynamic());
+        assert_eq!(entry.body() as usize, key_slot(body.key));
         let entry = table.get(square.key).unwrap();
-        assert!(entry.circle.is_none());
+        assert!(entry.circle().is_none());
         assert_eq!(entry.pose, pose);
+    }
+
+    #[test]
+    fn a_disc_pair_reads_one_line_of_each_entry() {
+        assert_eq!(std::mem::size_of::<ColliderNow>(), 128);
+        assert_eq!(std::mem::align_of::<ColliderNow>(), 64);
+        // Every field but the pose lies in the first line.
+        assert_eq!(std::mem::offset_of!(ColliderNow, pose), 64);
+        assert!(std::mem::offset_of!(ColliderNow, version) + 4 <= 64);
+    }
+
+    #[test]
+    fn packed_fields_read_back_as_given() {
+        let mut entry = ColliderNow::EMPTY;
+        assert_eq!((entry.fat(), entry.circle()), (None, None));
+        assert!(!entry.awake() && !entry.dynamic() && entry.colored_side().is_none());
+        let fat = Bounds::new(vec2(-1.0, -2.0), vec2(3.0, 4.0)).unwrap();
+        entry.set_fat(Some(fat));
+        assert_eq!(entry.fat(), Some(fat));
+        // A side without a proxy overlaps nothing, not even a box around
+        // everything or another side without one.
+        let mut everything = ColliderNow::EMPTY;
+        let huge = Real::MAX;
+        everything.set_fat(Some(
+            Bounds::new(vec2(-huge, -huge), vec2(huge, huge)).unwrap(),
+        ));
+        assert!(entry.fat_overlaps(&everything) && everything.fat_overlaps(&entry));
+        let none = ColliderNow::EMPTY;
+        assert!(!none.fat_overlaps(&everything) && !everything.fat_overlaps(&none));
+        assert!(!none.fat_overlaps(&none));
+        entry.set_fat(None);
+        assert_eq!(entry.fat(), None);
+        // Body flags beside the largest slot.
+        entry.body = SLOT | AWAKE | DYNAMIC;
+        assert_eq!(entry.body(), SLOT);
+        assert!(entry.awake() && entry.dynamic());
+        assert_eq!(entry.colored_side(), Some(SLOT));
+        entry.body = 7 | DYNAMIC;
+        assert!(!entry.awake() && entry.colored_side() == Some(7));
     }
 
     #[test]
@@ -424,7 +549,7 @@ mod tests {
         let first = world.add_collider(ground, disc.clone()).unwrap();
         let table = refreshed(&world);
         assert!(
-            !table.get(first.key).unwrap().awake,
+            !table.get(first.key).unwrap().awake(),
             "static bodies are never awake"
         );
         world.remove_collider(first).unwrap();

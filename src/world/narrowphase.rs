@@ -117,9 +117,9 @@ impl World {
                 return Visit::Drop;
             };
             // `awake` is never set on static bodies.
-            if !a.awake && !b.awake {
+            if !a.awake() && !b.awake() {
                 if full_islands && pair.touching && !pair.sensor {
-                    pass.touching_bodies[pass.touching_count] = (a.body, b.body);
+                    pass.touching_bodies[pass.touching_count] = (a.body(), b.body());
                     pass.touching_count += 1;
                 }
                 // Neither body is simulated: no constraint, and nothing
@@ -128,11 +128,8 @@ impl World {
                 pass.wide.release(&mut pair.color, &mut pair.lane, sides);
                 return Visit::Rest;
             }
-            let overlap = match (&a.fat, &b.fat) {
-                (Some(fat_a), Some(fat_b)) => fat_a.overlaps(fat_b),
-                _ => false,
-            };
-            if !overlap {
+            // Without a proxy a side overlaps nothing.
+            if !a.fat_overlaps(b) {
                 // A quiet pair is not touching: its state stays unread.
                 if !is_quiet(*quiet) && pair.touching {
                     pass.events
@@ -148,7 +145,7 @@ impl World {
             }
             // The pile's common case, without placing both shapes first
             // (the same centres and radii `Placed` computes).
-            if let (Some(disc_a), Some(disc_b)) = (a.circle, b.circle) {
+            if let (Some(disc_a), Some(disc_b)) = (a.circle(), b.circle()) {
                 return pass.discs(
                     index,
                     key,

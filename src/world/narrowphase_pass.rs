@@ -39,7 +39,10 @@ pub(super) struct Pass<'a> {
 /// body the step does not move (see `ContactConstraint::is_round`).
 #[inline(always)]
 fn round_side(side: &ColliderNow) -> bool {
-    side.solver_index == 0 || side.circle.is_some_and(|(center, _)| center == side.center)
+    side.solver_index == 0
+        || side
+            .circle()
+            .is_some_and(|(center, _)| center == side.center)
 }
 
 /// The speculative margin of a pair (m): none for a sensor, which reports
@@ -140,7 +143,7 @@ impl Pass<'_> {
         pair.touching = touching;
         *quiet = quiet_now;
         if touching && !pair.sensor {
-            self.touching_bodies[self.touching_count] = (a.body, b.body);
+            self.touching_bodies[self.touching_count] = (a.body(), b.body());
             self.touching_count += 1;
         }
         // The pair's constraint, while its state is in cache: solid, with

@@ -197,7 +197,7 @@ impl ProxyMover<'_> {
             reach = reach.max(collider.reach_in_body(radius));
             turn_reach = turn_reach.max(sweep.reach_with(collider, radius) * (1.0 + PRUNE_SLACK));
             let now = self.table.get(handle.key);
-            let fat = now.and_then(|now| now.fat);
+            let fat = now.and_then(|now| now.fat());
             let swept = swept(self.shape_boxes, now, handle.key, collider, sweep);
             let Some(SweptBox { bounds, end }) = swept else {
                 room = Real::NEG_INFINITY;
@@ -276,8 +276,8 @@ fn swept(
     sweep: &Sweep,
 ) -> Option<SweptBox> {
     match (now, collider.shape.as_ref()) {
-        (Some(now), Shape::Circle(circle)) if now.circle.is_some() => {
-            let (center, radius) = now.circle.unwrap_or_default();
+        (Some(now), Shape::Circle(circle)) if now.circle().is_some() => {
+            let (center, radius) = now.circle().unwrap_or_default();
             circle_swept_bounds(collider, circle, sweep, center, radius)
         }
         (Some(now), _) => shape_boxes.swept_bounds(key, collider, sweep, &now.pose),
