@@ -276,8 +276,7 @@ fn swept(
     sweep: &Sweep,
 ) -> Option<SweptBox> {
     match (now, collider.shape.as_ref()) {
-        (Some(now), Shape::Circle(circle)) if now.circle().is_some() => {
-            let (center, radius) = now.circle().unwrap_or_default();
+        (Some(now), Shape::Circle(circle)) if let Some((center, radius)) = now.circle() => {
             circle_swept_bounds(collider, circle, sweep, center, radius)
         }
         (Some(now), _) => shape_boxes.swept_bounds(key, collider, sweep, &now.pose),

@@ -211,6 +211,19 @@ fn swept_from_boxes(
 ) -> Option<SweptBox> {
     let start = Corners::grown(start.0, start.1, SPECULATIVE_DISTANCE);
     let end = Corners::grown(end.0, end.1, SPECULATIVE_DISTANCE);
+    swept_box(collider, sweep, bounding_radius, start, end)
+}
+
+/// The swept box and end box from the start and end boxes (grown by the
+/// speculative distance), `None` when either is not a valid box.
+#[inline(always)]
+fn swept_box(
+    collider: &Collider,
+    sweep: &Sweep,
+    bounding_radius: Real,
+    start: Corners,
+    end: Corners,
+) -> Option<SweptBox> {
     if !(start.valid() && end.valid()) {
         return None;
     }
@@ -428,19 +441,13 @@ pub(crate) fn circle_swept_bounds(
         Vec2::new(cx + radius, cy + radius),
         spec,
     );
-    if !(start.valid() && end.valid()) {
-        return None;
-    }
-    Some(SweptBox {
-        bounds: spun(
-            collider,
-            sweep,
-            bounding_radius(&collider.shape),
-            start,
-            end,
-        )?,
-        end: end.checked(true)?,
-    })
+    swept_box(
+        collider,
+        sweep,
+        bounding_radius(&collider.shape),
+        start,
+        end,
+    )
 }
 
 #[cfg(test)]
