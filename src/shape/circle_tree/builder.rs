@@ -6,7 +6,7 @@ use super::fit::report_for_leaves;
 use super::{CircleTree, FlatNode, TreeError, validate};
 use crate::math::{Real, Vec2};
 use crate::shape::PartId;
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 
 /// One node of an explicit circle tree and its children (local frame).
 ///
@@ -71,19 +71,18 @@ impl TreeBuilder {
             order.push(node);
             queue.extend(node.children.iter());
         }
+        // Ids in order of first use; the map (looked up, never iterated)
+        // finds a name's id in constant time, however many parts there are.
         let mut part_names: Vec<String> = Vec::new();
+        let mut part_ids: HashMap<&str, u32> = HashMap::new();
         let mut flat = Vec::with_capacity(order.len());
         let mut next_child = 1;
         for node in &order {
-            let part = node.part.as_ref().map(|name| {
-                let id = part_names
-                    .iter()
-                    .position(|n| n == name)
-                    .unwrap_or_else(|| {
-                        part_names.push(name.clone());
-                        part_names.len() - 1
-                    });
-                PartId(id as u32)
+            let part = node.part.as_deref().map(|name| {
+                PartId(*part_ids.entry(name).or_insert_with(|| {
+                    part_names.push(name.to_owned());
+                    (part_names.len() - 1) as u32
+                }))
             });
             let count = node.children.len();
             flat.push(FlatNode {
@@ -105,5 +104,35 @@ impl TreeBuilder {
             .collect();
         let report = report_for_leaves(&tree, &leaves);
         Ok((tree, report))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::vec2;
+
+    #[test]
+    fn part_ids_follow_first_use_and_a_repeated_name_shares_one() {
+        // Breadth-first: the root's name first, then the leaves', a thousand
+        // names each used three times.
+        let leaves = (0..3_000)
+            .map(|i| TreeBuilder::node(vec2(0.0, 0.0), 1.0).part(format!("p{}", i % 1_000)));
+        let (tree, _) = TreeBuilder::node(vec2(0.0, 0.0), 2.0)
+            .part("hull")
+            .children(leaves)
+            .build()
+            .unwrap();
+        assert_eq!(tree.part_names().len(), 1_001);
+        assert_eq!(tree.part_names()[0], "hull");
+        assert_eq!(tree.part_names()[1_000], "p999");
+        for i in 0..3_000 {
+            let want = PartId(1 + (i % 1_000) as u32);
+            assert_eq!(
+                tree.node(1 + i).and_then(|n| n.part()),
+                Some(want),
+                "leaf {i}"
+            );
+        }
     }
 }

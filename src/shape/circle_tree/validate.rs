@@ -3,6 +3,7 @@
 use super::{CONTAINMENT_TOLERANCE, CircleTree, FlatNode, TreeError, TreeNode};
 use crate::math::{Real, Vec2, is_finite_vec};
 use crate::shape::{Circle, MassProperties};
+use std::collections::HashSet;
 
 /// The smallest f32 that is >= the f64 value.
 pub(crate) fn round_up(value: f64) -> Real {
@@ -24,10 +25,11 @@ pub(crate) fn build(
     if count == 0 {
         return Err(TreeError::Empty);
     }
-    for (i, name) in part_names.iter().enumerate() {
-        if part_names[..i].contains(name) {
-            return Err(TreeError::DuplicatePartName { name: name.clone() });
-        }
+    // The first name seen before, in table order: one pass with a set
+    // (membership only, so the hasher's seed cannot change the answer).
+    let mut seen = HashSet::with_capacity(part_names.len());
+    if let Some(name) = part_names.iter().find(|name| !seen.insert(name.as_str())) {
+        return Err(TreeError::DuplicatePartName { name: name.clone() });
     }
     let mut parents = vec![0usize; count];
     for (i, node) in nodes.iter().enumerate() {
@@ -267,6 +269,38 @@ mod tests {
                 None
             ),
             Err(TreeError::DuplicatePartName { name: "a".into() })
+        );
+    }
+
+    #[test]
+    fn thousands_of_part_names_are_checked_and_the_first_repeat_is_named() {
+        // A root over 20,000 leaves, each its own part.
+        let count = 20_000;
+        let named = |names: Vec<String>| {
+            let mut nodes = vec![flat(0.0, 2.0, 1..count + 1)];
+            nodes.extend((0..count).map(|i| FlatNode {
+                part: Some(PartId(i as u32)),
+                ..flat(0.0, 1.0, 0..0)
+            }));
+            build(nodes, names, None)
+        };
+        let names: Vec<String> = (0..count).map(|i| format!("p{i}")).collect();
+        let tree = named(names.clone()).unwrap();
+        assert_eq!(tree.part_names().len(), count);
+        assert_eq!(tree.part_id("p19999"), Some(PartId(19_999)));
+        assert_eq!(
+            tree.node(20_000).and_then(|n| n.part()),
+            Some(PartId(19_999))
+        );
+        // Two repeats at the end: the one met first in table order is named.
+        let mut repeated = names;
+        repeated.push("p7000".into());
+        repeated.push("p3".into());
+        assert_eq!(
+            named(repeated),
+            Err(TreeError::DuplicatePartName {
+                name: "p7000".into()
+            })
         );
     }
 
