@@ -70,6 +70,25 @@ pub(crate) fn apart_room(
     if room >= 0.0 { room } else { -1.0 }
 }
 
+/// The share of the reach (radii plus margin) by which the centres'
+/// distance must clear it for [`circle_circle`] to decide from the squared
+/// distance. The exact test, `ra + rb − √d² < −margin`, rounds the root and
+/// the difference by an ulp each, the squared bound its product and square
+/// by a few more: a few parts in 10⁷ of the reach, which this covers thirty
+/// times over, so both give the same answer.
+const DECIDED_SHARE: Real = 1e-5;
+
+/// Reaches whose squared bounds are normal numbers, neither flushed towards
+/// zero nor overflowing: outside, and for a reach that is not a number, the
+/// exact test alone decides.
+const MIN_DECIDED_REACH: Real = 1e-15;
+const MAX_DECIDED_REACH: Real = 1e15;
+
+#[inline(always)]
+fn square(x: Real) -> Real {
+    x * x
+}
+
 #[inline(always)]
 fn circle_circle(
     center_a: Vec2,
@@ -80,8 +99,17 @@ fn circle_circle(
 ) -> Option<ConvexManifold> {
     let margin = sanitize_margin(margin);
     let offset = center_b - center_a;
-    let distance = offset.norm();
-    if radius_a + radius_b - distance < -margin {
+    let squared = offset.norm_squared();
+    // Decided from the squared distance when it is clear of the reach:
+    // the answer of the test below, without waiting for the root.
+    let reach = radius_a + radius_b + margin;
+    let decides = (MIN_DECIDED_REACH..=MAX_DECIDED_REACH).contains(&reach);
+    if decides && squared > square(reach * (1.0 + DECIDED_SHARE)) {
+        return None;
+    }
+    let distance = squared.sqrt();
+    let clearly_near = decides && squared < square(reach * (1.0 - DECIDED_SHARE));
+    if !clearly_near && radius_a + radius_b - distance < -margin {
         return None;
     }
     let normal = unit(offset).unwrap_or(vec2(1.0, 0.0));
@@ -148,6 +176,97 @@ mod tests {
             let (a, b) = (center_a + toward(turns.0) * part(s0), center_b + toward(turns.1) * part(s1));
             let (ra, rb) = (radius_a - part(s2).min(radius_a), radius_b + part(s3));
             prop_assert!(contact_circle_circle(a, ra, b, rb, margin).is_none(), "any directions");
+        }
+    }
+
+    /// The test the squared distance stands in for, written out alone:
+    /// the root first, then `ra + rb − distance < −margin`.
+    fn circle_circle_by_root(
+        center_a: Vec2,
+        radius_a: Real,
+        center_b: Vec2,
+        radius_b: Real,
+        margin: Real,
+    ) -> Option<Manifold> {
+        let margin = sanitize_margin(margin);
+        let offset = center_b - center_a;
+        let distance = offset.norm();
+        if radius_a + radius_b - distance < -margin {
+            return None;
+        }
+        let normal = unit(offset).unwrap_or(vec2(1.0, 0.0));
+        let id = FeatureId::new(vertex_feature(0), vertex_feature(0));
+        Some(
+            point_manifold(normal, center_a, radius_a, center_b, radius_b, distance, id)
+                .into_manifold(),
+        )
+    }
+
+    /// Both answers, bit for bit (NaN included).
+    fn same_bits(found: Option<Manifold>, want: Option<Manifold>) -> bool {
+        format!("{found:?}") == format!("{want:?}")
+            && found.zip(want).is_none_or(|(f, w)| {
+                let bits = |m: &Manifold| {
+                    let p = &m.points[0];
+                    [m.normal.x, m.normal.y, p.point.x, p.point.y, p.depth].map(Real::to_bits)
+                };
+                bits(&f) == bits(&w)
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(20_000))]
+
+        /// Centres placed at the reach give or take a few parts in a
+        /// million (both sides of the band the squared distance leaves to
+        /// the root, and inside it), and anywhere: the same answer as the
+        /// root's test, at every scale the squared bounds cover and beyond.
+        #[test]
+        fn the_squared_distance_decides_as_the_root_does(
+            center_a in (-1.0e4f32..1.0e4, -1.0e4f32..1.0e4),
+            radii in (0.0f32..1.0, 0.0f32..1.0),
+            margin in prop_oneof![Just(0.0f32), 0.0f32..0.5],
+            scale_exponent in -22i32..22,
+            angle in 0.0f32..std::f32::consts::TAU,
+            off in prop_oneof![-3.0e-5f32..3.0e-5, -1.0e-6f32..1.0e-6, -1.0f32..1.0],
+        ) {
+            let scale = (2.0 as Real).powi(scale_exponent);
+            let (radius_a, radius_b) = (radii.0 * scale, radii.1 * scale);
+            let margin = margin * scale;
+            let center_a = vec2(center_a.0, center_a.1) * scale.min(1.0);
+            let reach = radius_a + radius_b + margin;
+            let center_b = center_a + toward(angle) * (reach * (1.0 + off));
+            let found = contact_circle_circle(center_a, radius_a, center_b, radius_b, margin);
+            let want = circle_circle_by_root(center_a, radius_a, center_b, radius_b, margin);
+            prop_assert!(same_bits(found.clone(), want.clone()), "{:?} against {:?}", found, want);
+        }
+    }
+
+    #[test]
+    fn extreme_and_not_a_number_inputs_decide_as_the_root_does() {
+        let o = vec2(0.0, 0.0);
+        let cases = [
+            (o, 1.0, vec2(Real::NAN, 0.0), 1.0, 0.0),
+            (o, Real::NAN, vec2(1.0, 0.0), 1.0, 0.0),
+            (o, 1.0, vec2(1.0, 0.0), 1.0, Real::NAN),
+            (o, 1.0, vec2(Real::INFINITY, 0.0), 1.0, 0.0),
+            (o, Real::INFINITY, vec2(3.0, 0.0), 1.0, 0.0),
+            (o, 1.0, vec2(3.0, 0.0), 1.0, Real::INFINITY),
+            (o, 1e-30, vec2(1e-30, 0.0), 1e-30, 0.0),
+            (o, 1e-30, vec2(3e-30, 0.0), 1e-30, 0.0),
+            (o, 0.0, vec2(1e-40, 0.0), 0.0, 0.0),
+            (o, 0.0, o, 0.0, 0.0),
+            (o, 1e20, vec2(3e20, 0.0), 1e20, 0.0),
+            (o, 1e20, vec2(1.5e20, 0.0), 1e20, 0.0),
+            (vec2(-3e38, 0.0), 1.0, vec2(3e38, 0.0), 1.0, 0.0),
+        ];
+        for (a, ra, b, rb, m) in cases {
+            let found = contact_circle_circle(a, ra, b, rb, m);
+            let want = circle_circle_by_root(a, ra, b, rb, m);
+            assert!(
+                same_bits(found.clone(), want.clone()),
+                "{a:?} {ra} {b:?} {rb} {m}: {found:?} against {want:?}"
+            );
         }
     }
 
