@@ -29,6 +29,19 @@
 //! - the pass reads bodies by key slot from flat arrays and the touching
 //!   pairs' bodies from the list the narrowphase made (no map lookups).
 //!
+//! **Reused islands.** A ring pass that puts no body to sleep and wakes
+//! none leaves the next pass the same members, in the same order, and its
+//! roots (`IslandScratch::root`: each member's island named by its least
+//! member index, which union–find by least index gives whatever the order
+//! of the joins). When, in the next step, no body was edited and no solid
+//! pair of two dynamic bodies stopped touching (it would have sent
+//! `Ended`), every edge of then is still there, so this step's islands are
+//! those islands joined by the pairs that began touching (`Began`): the
+//! pass starts from the roots and joins only those, instead of every
+//! touching pair. A settling pile reuses its islands at most steps; the
+//! result is the same partition and the same roots (checked against a
+//! fresh join in debug builds).
+//!
 //! **The awake list.** A ring pass ends by listing the bodies awake after
 //! it (`Scratch::awake_bodies`, handle order), leaving the flags of every
 //! body not in the list right (static, or asleep with its key) and every
@@ -38,8 +51,8 @@
 //! a projectile's push within the step) clears `Scratch::awake_known`: that
 //! step reads every body and rebuilds the arrays, as before.
 
-use super::handles::{BodyKey, key_slot};
-use super::{Body, BodyHandle, BodyKind, Event, World};
+use super::handles::{BodyKey, ColliderHandle, ColliderKey, key_slot};
+use super::{Body, BodyHandle, BodyKind, Collider, Event, World};
 use crate::math::Real;
 use slotmap::SlotMap;
 
@@ -79,6 +92,15 @@ pub(crate) struct IslandScratch {
     /// is a full one. Read by the narrowphase, which reports the touching
     /// pairs between sleeping bodies only for a full pass.
     pub rings_known: bool,
+    /// The last pass was a ring pass that put no body to sleep and woke
+    /// none: `root` holds its members' islands (see "Reused islands").
+    reusable: bool,
+    /// Ring passes that reused the last pass's islands (tests read it).
+    #[cfg(test)]
+    pub reused: u64,
+    /// Debug builds: the islands joined afresh, to check a reuse against.
+    #[cfg(debug_assertions)]
+    fresh: Vec<u32>,
     /// Per body slot: its index among the island members, or `NONE`.
     index: Vec<u32>,
     /// Per body slot: `DYNAMIC`, `AWAKE` and `STATIC` as the pass starts.
@@ -116,6 +138,7 @@ pub(crate) struct IslandScratch {
 impl IslandScratch {
     /// Empties the per-pass buffers, with room for `slots` body slots.
     fn reset(&mut self, slots: usize) {
+        self.reusable = false;
         self.index.clear();
         self.index.resize(slots, NONE);
         self.flags.clear();
@@ -175,6 +198,7 @@ impl World {
         let World {
             settings,
             bodies,
+            colliders,
             scratch,
             events,
             id,
@@ -195,6 +219,11 @@ impl World {
             woke,
             slept,
             started,
+            reusable,
+            #[cfg(debug_assertions)]
+            fresh,
+            #[cfg(test)]
+            reused,
             ..
         } = &mut scratch.islands;
         let mut visit = |key: BodyKey, body: &Body| {
@@ -244,12 +273,49 @@ impl World {
             .touching_bodies
             .get(..scratch.touching_count)
             .unwrap_or_default();
-        join_touching(touching, index, flags, parent, |sleeper, _, mover| {
+        // The same members as at the last pass, and every edge of then
+        // still here (a solid pair of two dynamic bodies that stops
+        // touching sends `Ended`): its islands, joined by the edges that
+        // began (see "Reused islands").
+        let reuse = listed
+            && *reusable
+            && rings.is_empty()
+            && root.len() == parent.len()
+            && !events.iter().any(|e| ends_edge(e, colliders, bodies));
+        let mut touched = |sleeper: usize, _, mover| {
             rings.push(keys[sleeper]);
             if mover != NONE {
                 woken.push(mover);
             }
-        });
+        };
+        // Debug builds join every edge afresh beside a reuse, to compare
+        // (the room grows with the members, as `parent` does).
+        #[cfg(debug_assertions)]
+        {
+            fresh.clear();
+            fresh.extend(0..parent.len() as u32);
+        }
+        if reuse {
+            #[cfg(test)]
+            {
+                *reused += 1;
+            }
+            parent.copy_from_slice(root);
+            let began = events.iter().filter_map(|e| began_edge(e, colliders));
+            #[cfg(debug_assertions)]
+            let mut calls = 0;
+            join_edges(began, index, flags, parent, |sleeper, i, mover| {
+                #[cfg(debug_assertions)]
+                {
+                    calls += 1;
+                }
+                touched(sleeper, i, mover);
+            });
+            #[cfg(debug_assertions)]
+            check_reused(touching, index, flags, parent, fresh, calls);
+        } else {
+            join_touching(touching, index, flags, parent, &mut touched);
+        }
         let count = parent.len();
         tick_members(
             bodies,
@@ -301,6 +367,7 @@ impl World {
         started.retain(|&key| asleep_now.next_if_eq(&&key).is_none());
         merge_by_slot(started, woke, awake_bodies);
         scratch.awake_known = true;
+        *reusable = slept.is_empty() && woke.is_empty();
     }
 
     /// The pass over every body and every touching pair, which also builds
@@ -412,9 +479,21 @@ fn join_touching(
     index: &[u32],
     flags: &[u8],
     parent: &mut [u32],
+    touched: impl FnMut(usize, u32, u32),
+) {
+    join_edges(touching.iter().copied(), index, flags, parent, touched);
+}
+
+/// The loop of [`join_touching`] over `edges`.
+#[inline(always)]
+fn join_edges(
+    edges: impl Iterator<Item = (u32, u32)>,
+    index: &[u32],
+    flags: &[u8],
+    parent: &mut [u32],
     mut touched: impl FnMut(usize, u32, u32),
 ) {
-    for &(sa, sb) in touching {
+    for (sa, sb) in edges {
         let (sa, sb) = (sa as usize, sb as usize);
         let (ia, ib) = (index[sa], index[sb]);
         if ia != NONE && ib != NONE {
@@ -430,6 +509,57 @@ fn join_touching(
         if sleeping(fb) && moving(fa) {
             touched(sb, ib, ia);
         }
+    }
+}
+
+/// Whether `event` takes an edge out of the islands' graph: a solid pair of
+/// two dynamic bodies (only those can be members) stopped touching. A
+/// collider or body not found counts as one.
+fn ends_edge(
+    event: &Event,
+    colliders: &SlotMap<ColliderKey, Collider>,
+    bodies: &SlotMap<BodyKey, Body>,
+) -> bool {
+    let Event::Ended(a, b) = event else {
+        return false;
+    };
+    let dynamic = |c: &ColliderHandle| {
+        colliders
+            .get(c.key)
+            .and_then(|c| bodies.get(c.body.key))
+            .is_none_or(|body| body.kind == BodyKind::Dynamic)
+    };
+    dynamic(a) && dynamic(b)
+}
+
+/// The body slots of a pair that began touching in this step (a solid
+/// pair: sensors send `SensorEntered`), as `touching_bodies` holds them.
+fn began_edge(event: &Event, colliders: &SlotMap<ColliderKey, Collider>) -> Option<(u32, u32)> {
+    let Event::Began(a, b) = event else {
+        return None;
+    };
+    let body = |c: &ColliderHandle| colliders.get(c.key).map(|c| key_slot(c.body.key) as u32);
+    body(a).zip(body(b))
+}
+
+/// In debug builds, checks that reused islands are those of every edge
+/// joined afresh in `fresh` (a root is the least member index of its
+/// island either way, so the two agree member by member), and that the
+/// edges joined found as many sleepers touched (`calls`) as all of them.
+#[cfg(debug_assertions)]
+fn check_reused(
+    touching: &[(u32, u32)],
+    index: &[u32],
+    flags: &[u8],
+    parent: &mut [u32],
+    fresh: &mut [u32],
+    calls: usize,
+) {
+    let mut all = 0;
+    join_touching(touching, index, flags, fresh, |_, _, _| all += 1);
+    assert_eq!(calls, all, "sleepers touched");
+    for i in 0..parent.len() as u32 {
+        assert_eq!(find(parent, i), find(fresh, i), "member {i}");
     }
 }
 

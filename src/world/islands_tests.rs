@@ -183,6 +183,10 @@ fn the_ring_pass_decides_what_a_full_pass_decides() {
         slept > 150 && woke > 100,
         "islands slept ({slept}) and woke ({woke})"
     );
+    // Many passes reused the islands of the pass before (the copies never
+    // do): the same decisions either way.
+    let reused = world.scratch.islands.reused;
+    assert!(reused > 100, "{reused} passes reused their islands");
 }
 
 #[test]
