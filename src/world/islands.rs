@@ -38,9 +38,9 @@
 //! `Ended`), every edge of then is still there, so this step's islands are
 //! those islands joined by the pairs that began touching (`Began`): the
 //! pass starts from the roots and joins only those, instead of every
-//! touching pair. A settling pile reuses its islands at most steps; the
-//! result is the same partition and the same roots (checked against a
-//! fresh join in debug builds).
+//! touching pair (the ball pit of the peer comparison does so at a third
+//! of its steps). The result is the same partition with the same roots,
+//! checked against a fresh join in debug builds.
 //!
 //! **The awake list.** A ring pass ends by listing the bodies awake after
 //! it (`Scratch::awake_bodies`, handle order), leaving the flags of every
