@@ -12,6 +12,7 @@
 use super::super::CircleTree;
 use super::super::enclosing::{DVec, Disc};
 use super::super::union_mass::union_mass;
+use super::disc_grid::DiscGrid;
 use crate::math::Real;
 use std::fmt;
 
@@ -120,7 +121,8 @@ pub(crate) fn compute(tree: &CircleTree, outline: &Outline<'_>, epsilon: Real) -
             .collect();
         let worst = overhangs.iter().copied().fold(0.0, f64::max);
         let mean = overhangs.iter().sum::<f64>() / overhangs.len().max(1) as f64;
-        let covered = samples.iter().filter(|p| in_any(&cut, **p)).count();
+        let cut_grid = DiscGrid::new(&cut);
+        let covered = samples.iter().filter(|p| cut_grid.holds(**p)).count();
         let coverage = if samples.is_empty() {
             1.0
         } else {
@@ -157,11 +159,4 @@ fn sample_points(outline: &Outline<'_>) -> Vec<DVec> {
         }
     }
     out
-}
-
-/// Membership in a set of discs (linear scan).
-fn in_any(discs: &[Disc], p: DVec) -> bool {
-    discs
-        .iter()
-        .any(|d| (p - d.center).norm_squared() <= d.radius * d.radius)
 }
