@@ -13,8 +13,8 @@
 //! cell left lies farther out than any disc could make a difference.
 //!
 //! About one disc per cell: a query near the discs reads a handful of
-//! cells, where the scans read every disc (the report asks 25,000 points
-//! about every leaf of the tree).
+//! cells, where the scans read every disc (the report asks about 26,000
+//! sample points about every leaf of the tree).
 
 use super::super::enclosing::{DVec, Disc};
 
