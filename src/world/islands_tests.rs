@@ -306,3 +306,37 @@ fn off_settings() -> WorldSettings {
         ..WorldSettings::default()
     }
 }
+
+#[test]
+fn a_kinematic_body_pressing_into_a_sleeping_pile_wakes_it_as_a_fresh_join_would() {
+    // Debug builds join every edge afresh beside each reuse of the islands
+    // and compare, touched sleepers included: the steps below check that
+    // the reuse wakes what a fresh join wakes.
+    use crate::math::Pose;
+    use crate::shape::Circle;
+    use crate::world::{BodyDef, ColliderDef};
+    let (mut world, balls) = ball_pit(WorldSettings::default(), 60, 0.5, 8.0).unwrap();
+    assert!(
+        settle(&mut world, DT, 3_000).unwrap() < 3_000,
+        "the pit settles"
+    );
+    let top = balls
+        .iter()
+        .map(|&b| world.body(b).unwrap().pose().translation)
+        .max_by(|a, b| a.y.total_cmp(&b.y))
+        .unwrap();
+    let start = Pose::from_translation(top + vec2(0.0, 1.5));
+    let paddle = BodyDef::kinematic(start).with_velocity(vec2(0.0, -0.5), 0.0);
+    let paddle = world.add_body(paddle).unwrap();
+    let disc = Circle::new(vec2(0.0, 0.0), 0.5).unwrap();
+    world.add_collider(paddle, ColliderDef::new(disc)).unwrap();
+    let before = world.scratch.islands.reused;
+    let mut woke = 0;
+    for _ in 0..240 {
+        world.step(DT).unwrap();
+        woke += count(&world, |e| matches!(e, Event::Woke(_)));
+    }
+    assert!(woke > 10, "the paddle wakes the pile ({woke} bodies)");
+    let reused = world.scratch.islands.reused - before;
+    assert!(reused > 10, "{reused} passes reused their islands");
+}
