@@ -1,7 +1,7 @@
 //! Queries on a [`DynamicTree`]: boxes, points, rays and thick rays.
 //!
 //! Every traversal is depth first with an explicit stack that lives on the
-//! call stack for trees up to 62 levels (a balanced tree of 2^60 proxies), so
+//! call stack for trees up to 62 levels (a balanced tree of 2^62 proxies), so
 //! a query does not allocate. The visiting order depends only on the tree's
 //! structure and the query, never on hashing or randomness.
 
